@@ -1,0 +1,24 @@
+package io.nearsort.core;
+
+import io.nearsort.core.btree.BPlusTreeBuilder;
+
+/**
+ * Entry points of nearsort: each returns a validated builder whose defaults are the papers'.
+ *
+ * <pre>{@code
+ * try (LongIndex index = Indexes.bPlusTree().splitRatio(0.8).tailLeafInserts(true).build()) {
+ *     index.put(42L, 7L);
+ * }
+ * }</pre>
+ */
+public final class Indexes {
+    private Indexes() {
+    }
+
+    /**
+     * The off-heap B+-tree. Defaults are the SWARE paper's baseline B+-tree: 50:50 splits, top-inserts only.
+     */
+    public static BPlusTreeBuilder bPlusTree() {
+        return new BPlusTreeBuilder();
+    }
+}

@@ -1,0 +1,55 @@
+package io.nearsort.core;
+
+/**
+ * A reusable, allocation-free position in a {@link LongIndex}, moving in key order in either direction.
+ *
+ * <p>A cursor is either <em>positioned</em> on an entry ({@link #key()} and {@link #value()} are defined) or
+ * not (after a seek or move that found nothing). Every seek and move returns whether the cursor is positioned
+ * afterwards. A cursor stays valid across modifications of its index: after a modification it re-seeks from the
+ * key it was on, so {@link #next()} still returns the smallest key greater than the current one, even if the
+ * current entry was removed in the meantime.
+ *
+ * <p>A cursor is confined to one thread and is only valid while its index is open.
+ */
+public interface LongCursor {
+    /** Positions on the smallest key {@code >= key}. */
+    boolean seekCeiling(long key);
+
+    /** Positions on the smallest key {@code > key}. */
+    boolean seekHigher(long key);
+
+    /** Positions on the largest key {@code <= key}. */
+    boolean seekFloor(long key);
+
+    /** Positions on the largest key {@code < key}. */
+    boolean seekLower(long key);
+
+    /** Positions on the smallest key. */
+    boolean seekFirst();
+
+    /** Positions on the largest key. */
+    boolean seekLast();
+
+    /** Moves to the next larger key; on failure the cursor is no longer positioned. */
+    boolean next();
+
+    /** Moves to the next smaller key; on failure the cursor is no longer positioned. */
+    boolean previous();
+
+    /** Whether the cursor is on an entry. */
+    boolean isPositioned();
+
+    /**
+     * The current key.
+     *
+     * @throws IllegalStateException when not positioned
+     */
+    long key();
+
+    /**
+     * The current value, as of the moment the cursor moved onto the entry.
+     *
+     * @throws IllegalStateException when not positioned
+     */
+    long value();
+}

@@ -1,0 +1,63 @@
+package io.nearsort.core;
+
+import java.util.NavigableMap;
+
+/**
+ * An ordered map from {@code long} keys to {@code long} values: the shape every structure in nearsort offers.
+ *
+ * <p>Every {@code long} is a valid key and a valid value, {@link Long#MIN_VALUE} and {@link Long#MAX_VALUE}
+ * included; no value is reserved as a sentinel. Writes are <em>blind</em> ({@link #put} and {@link #remove} do
+ * not report the previous state), which lets write-optimised structures such as the SWARE buffer defer work;
+ * {@link #asNavigableMap()} offers the full {@code java.util} contract on top.
+ *
+ * <p>Implementations hold their entries off-heap. {@link #close()} frees every byte; any later call throws
+ * {@link IllegalStateException}. Each implementation states its thread-safety.
+ */
+public interface LongIndex extends AutoCloseable {
+    /** Inserts {@code key} or overwrites its value; the latest write wins. */
+    void put(long key, long value);
+
+    /** The value of {@code key}, or {@code defaultValue} when absent. */
+    long getOrDefault(long key, long defaultValue);
+
+    /** Whether {@code key} is present. */
+    boolean containsKey(long key);
+
+    /** Removes {@code key} if present. */
+    void remove(long key);
+
+    /**
+     * Visits the entries with {@code lo <= key <= hi} in ascending key order.
+     *
+     * <p>The consumer must not modify this index; implementations detect it where they can and throw
+     * {@link java.util.ConcurrentModificationException}.
+     *
+     * @return the number of entries visited; 0 when {@code lo > hi}
+     */
+    long forEachInRange(long lo, long hi, LongLongConsumer consumer);
+
+    /** The exact number of entries. */
+    long size();
+
+    /** Whether the index holds no entry. */
+    default boolean isEmpty() {
+        return size() == 0;
+    }
+
+    /** A new cursor over this index, not yet positioned. */
+    LongCursor cursor();
+
+    /** A cheap snapshot of the index's counters. */
+    IndexStats stats();
+
+    /**
+     * A live {@link NavigableMap} view honouring the {@code java.util} contract as {@link java.util.TreeMap}
+     * does; it rejects {@code null} keys and values with {@link NullPointerException}. The view has the
+     * thread-safety of this index.
+     */
+    NavigableMap<Long, Long> asNavigableMap();
+
+    /** Frees every off-heap byte of this index. Idempotent. */
+    @Override
+    void close();
+}

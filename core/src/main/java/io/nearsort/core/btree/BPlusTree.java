@@ -1,0 +1,616 @@
+package io.nearsort.core.btree;
+
+import io.nearsort.core.AppendableLongIndex;
+import io.nearsort.core.IndexStats;
+import io.nearsort.core.LongCursor;
+import io.nearsort.core.LongLongConsumer;
+import io.nearsort.core.memory.PageArena;
+import io.nearsort.core.view.LongIndexMapView;
+
+import java.util.ConcurrentModificationException;
+import java.util.NavigableMap;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+
+/**
+ * An off-heap B+-tree from {@code long} to {@code long} over {@link PageArena} pages, with the ingestion paths
+ * of SWARE §III: top-inserts through the root, right-most (tail) leaf insertion, bulk append of sorted runs and
+ * configurable leaf and internal split ratios. Build one with {@link io.nearsort.core.Indexes#bPlusTree()}.
+ *
+ * <p>Not thread-safe: confine an instance to one thread at a time (the SA variants add concurrency).
+ *
+ * <h2>Design</h2>
+ * Nodes are pages laid out by {@link NodeDescriptor}; leaves are doubly linked for scans in both directions.
+ * The tree keeps its <em>right spine</em> (the right-most node of every level) so that a tail-leaf insert or a
+ * bulk append reaches the right-most leaf in O(1) and pushes separators up the spine without any root-to-leaf
+ * traversal (SWARE §III, Fig. 3a and 3b). Deletes free a leaf once it is empty and internal nodes once they
+ * have no child, and collapse a root left with a single child; like most production B-trees it does not merge
+ * under-full siblings.
+ */
+public final class BPlusTree implements AppendableLongIndex {
+    private static final int MAX_HEIGHT = 64;
+    private static final String NAME = "B+-tree";
+
+    private final PageArena arena;
+    private final int leafCapacity;
+    private final int internalCapacity;
+    private final double leafSplitRatio;
+    private final double internalSplitRatio;
+    private final boolean tailLeafInserts;
+    private final int bulkLeafFill;
+    private final int bulkInternalFill;
+
+    // Flyweights of the write path; reads and scans use their own.
+    private final Node node;
+    private final Node sibling;
+    private final Node parent;
+    private final Node readNode;
+    private final long[] scratchKeys;
+    private final long[] scratchChildren;
+
+    private long root;
+    private int height;
+    /** rightSpine[level] is the right-most node of that level; level 0 holds the tail leaf. */
+    private final long[] rightSpine = new long[MAX_HEIGHT];
+    private final long[] pathNodes = new long[MAX_HEIGHT];
+    private final int[] pathSlots = new int[MAX_HEIGHT];
+    /** Smallest key of the tail leaf; meaningful while size > 0. */
+    private long tailLeafMinKey;
+
+    private long size;
+    private long leafCount;
+    private long internalCount;
+    private long leafSplits;
+    private long internalSplits;
+    private long topInserts;
+    private long tailInserts;
+    private long bulkLoadedEntries;
+    /** Incremented by every change of the key set; cursors and scans use it to detect changes. */
+    long modCount;
+    private boolean closed;
+    private NavigableMap<Long, Long> view;
+
+    BPlusTree(final BPlusTreeBuilder config) {
+        this.arena = PageArena.builder().pageSize(config.pageSize()).build();
+        final int pageSize = config.pageSize();
+        this.leafCapacity = NodeDescriptor.leafCapacity(pageSize);
+        this.internalCapacity = NodeDescriptor.internalCapacity(pageSize);
+        this.leafSplitRatio = config.leafSplitRatio();
+        this.internalSplitRatio = config.internalSplitRatio();
+        this.tailLeafInserts = config.tailLeafInserts();
+        this.bulkLeafFill = Math.max(1, (int) Math.floor(config.bulkFillFactor() * leafCapacity));
+        this.bulkInternalFill = Math.max(1, (int) Math.floor(config.bulkFillFactor() * internalCapacity));
+        this.node = new Node(pageSize);
+        this.sibling = new Node(pageSize);
+        this.parent = new Node(pageSize);
+        this.readNode = new Node(pageSize);
+        this.scratchKeys = new long[internalCapacity + 1];
+        this.scratchChildren = new long[internalCapacity + 2];
+        this.root = arena.allocate();
+        node.initLeaf(root);
+        this.height = 1;
+        this.rightSpine[0] = root;
+        this.leafCount = 1;
+    }
+
+    // ------------------------------------------------------------------ reads
+
+    @Override
+    public long getOrDefault(final long key, final long defaultValue) {
+        ensureOpen();
+        final Node leaf = readNode.wrap(findLeaf(key, readNode));
+        final int pos = leaf.lowerBound(key);
+        return pos < leaf.count() && leaf.key(pos) == key ? leaf.slot(pos) : defaultValue;
+    }
+
+    @Override
+    public boolean containsKey(final long key) {
+        ensureOpen();
+        final Node leaf = readNode.wrap(findLeaf(key, readNode));
+        final int pos = leaf.lowerBound(key);
+        return pos < leaf.count() && leaf.key(pos) == key;
+    }
+
+    @Override
+    public long forEachInRange(final long lo, final long hi, final LongLongConsumer consumer) {
+        ensureOpen();
+        Objects.requireNonNull(consumer, "consumer");
+        if (lo > hi) {
+            return 0;
+        }
+        // A private flyweight: the consumer may call reads of this tree, which reuse readNode.
+        final Node leaf = newFlyweight();
+        leaf.wrap(findLeaf(lo, leaf));
+        int pos = leaf.lowerBound(lo);
+        final long expectedModCount = modCount;
+        long visited = 0;
+        while (true) {
+            final int count = leaf.count();
+            for (; pos < count; pos++) {
+                final long key = leaf.key(pos);
+                if (key > hi) {
+                    return visited;
+                }
+                consumer.accept(key, leaf.slot(pos));
+                visited++;
+                if (modCount != expectedModCount) {
+                    throw new ConcurrentModificationException("the consumer of forEachInRange modified the tree");
+                }
+            }
+            final long next = leaf.next();
+            if (next == 0) {
+                return visited;
+            }
+            leaf.wrap(next);
+            pos = 0;
+        }
+    }
+
+    @Override
+    public long size() {
+        ensureOpen();
+        return size;
+    }
+
+    @Override
+    public long lastKey() {
+        ensureOpen();
+        if (size == 0) {
+            throw new NoSuchElementException("the tree is empty");
+        }
+        final Node tail = readNode.wrap(rightSpine[0]);
+        return tail.key(tail.count() - 1);
+    }
+
+    @Override
+    public LongCursor cursor() {
+        ensureOpen();
+        return new BPlusTreeCursor(this);
+    }
+
+    @Override
+    public NavigableMap<Long, Long> asNavigableMap() {
+        ensureOpen();
+        if (view == null) {
+            view = new LongIndexMapView(this);
+        }
+        return view;
+    }
+
+    // ------------------------------------------------------------------ inserts
+
+    @Override
+    public void put(final long key, final long value) {
+        ensureOpen();
+        final Node leaf;
+        final boolean viaSpine;
+        if (tailLeafInserts && size > 0 && key >= tailLeafMinKey) {
+            // SWARE §III, right-most leaf insertion: every key >= the tail leaf's minimum belongs there.
+            leaf = node.wrap(rightSpine[0]);
+            viaSpine = true;
+            tailInserts++;
+        } else {
+            leaf = node.wrap(descendRecordingPath(key));
+            viaSpine = false;
+            topInserts++;
+        }
+        final int count = leaf.count();
+        final int pos = leaf.lowerBound(key);
+        if (pos < count && leaf.key(pos) == key) {
+            leaf.setSlot(pos, value);
+            return;
+        }
+        modCount++;
+        size++;
+        if (count < leafCapacity) {
+            insertAt(leaf, pos, count, key, value);
+            if (pos == 0 && leaf.address() == rightSpine[0]) {
+                tailLeafMinKey = key;
+            }
+        } else {
+            splitLeafAndInsert(leaf, pos, key, value, viaSpine);
+        }
+    }
+
+    @Override
+    public void bulkAppend(final long[] keys, final long[] values, final int from, final int to) {
+        ensureOpen();
+        Objects.checkFromToIndex(from, to, keys.length);
+        Objects.checkFromToIndex(from, to, values.length);
+        if (from == to) {
+            return;
+        }
+        if (size > 0 && keys[from] <= lastKey()) {
+            throw new IllegalArgumentException("keys[" + from + "] must exceed the tree's largest key " + lastKey()
+                    + " (got: " + keys[from] + ")");
+        }
+        for (int i = from + 1; i < to; i++) {
+            if (keys[i] <= keys[i - 1]) {
+                throw new IllegalArgumentException("keys must be strictly ascending: keys[" + i + "] = " + keys[i]
+                        + " follows " + keys[i - 1]);
+            }
+        }
+        modCount++;
+        int i = from;
+        // SWARE §III bulk loading: top up the tail leaf to the fill factor, then fill fresh right-most leaves.
+        final Node tail = node.wrap(rightSpine[0]);
+        final int tailCount = tail.count();
+        if (tailCount == 0) {
+            tailLeafMinKey = keys[from];
+        }
+        final int room = Math.min(bulkLeafFill - tailCount, to - i);
+        if (room > 0) {
+            writeEntries(tail, tailCount, keys, values, i, room);
+            i += room;
+        }
+        while (i < to) {
+            final int n = Math.min(bulkLeafFill, to - i);
+            final long page = arena.allocate();
+            leafCount++;
+            final Node leaf = sibling.initLeaf(page);
+            writeEntries(leaf, 0, keys, values, i, n);
+            leaf.setPrev(rightSpine[0]);
+            node.wrap(rightSpine[0]).setNext(page);
+            appendToSpine(1, keys[i], page);
+            rightSpine[0] = page;
+            tailLeafMinKey = keys[i];
+            i += n;
+        }
+        size += to - from;
+        bulkLoadedEntries += to - from;
+    }
+
+    @Override
+    public int bulkLeafEntries() {
+        return bulkLeafFill;
+    }
+
+    private static void writeEntries(final Node leaf, final int at, final long[] keys, final long[] values,
+                                     final int from, final int n) {
+        for (int j = 0; j < n; j++) {
+            leaf.setKey(at + j, keys[from + j]);
+            leaf.setSlot(at + j, values[from + j]);
+        }
+        leaf.setCount(at + n);
+    }
+
+    /** Adds {@code child} (whose smallest key is {@code separator}) as the right-most child at {@code level}. */
+    private void appendToSpine(final int level, final long separator, final long child) {
+        if (level == height) {
+            growRoot(separator, child);
+            return;
+        }
+        final Node spineNode = parent.wrap(rightSpine[level]);
+        final int count = spineNode.count();
+        if (count < bulkInternalFill) {
+            spineNode.setKey(count, separator);
+            spineNode.setSlot(count + 1, child);
+            spineNode.setCount(count + 1);
+            return;
+        }
+        // The spine node is filled to the fill factor: start a new right-most node at this level.
+        final long page = arena.allocate();
+        internalCount++;
+        parent.initInternal(page, child);
+        appendToSpine(level + 1, separator, page);
+        rightSpine[level] = page;
+    }
+
+    private static void insertAt(final Node leaf, final int pos, final int count, final long key, final long value) {
+        leaf.moveKeys(pos, pos + 1, count - pos);
+        leaf.moveSlots(pos, pos + 1, count - pos);
+        leaf.setKey(pos, key);
+        leaf.setSlot(pos, value);
+        leaf.setCount(count + 1);
+    }
+
+    private void splitLeafAndInsert(final Node leaf, final int pos, final long key, final long value,
+                                    final boolean viaSpine) {
+        final int leftCount = SplitRatio.leftCount(leafCapacity + 1, leafSplitRatio, 1, 1);
+        final long rightPage = arena.allocate();
+        leafCount++;
+        leafSplits++;
+        final Node right = sibling.initLeaf(rightPage);
+        final long oldNext = leaf.next();
+        right.setNext(oldNext);
+        right.setPrev(leaf.address());
+        leaf.setNext(rightPage);
+        if (oldNext != 0) {
+            parent.wrap(oldNext).setPrev(rightPage);
+        }
+        if (pos < leftCount) {
+            final int moved = leafCapacity - (leftCount - 1);
+            leaf.copyKeysTo(leftCount - 1, right, 0, moved);
+            leaf.copySlotsTo(leftCount - 1, right, 0, moved);
+            right.setCount(moved);
+            insertAt(leaf, pos, leftCount - 1, key, value);
+        } else {
+            final int moved = leafCapacity - leftCount;
+            leaf.copyKeysTo(leftCount, right, 0, moved);
+            leaf.copySlotsTo(leftCount, right, 0, moved);
+            leaf.setCount(leftCount);
+            insertAt(right, pos - leftCount, moved, key, value);
+        }
+        final long separator = right.key(0);
+        if (leaf.address() == rightSpine[0]) {
+            rightSpine[0] = rightPage;
+            tailLeafMinKey = separator;
+        }
+        insertIntoParent(1, separator, rightPage, viaSpine);
+    }
+
+    private void insertIntoParent(final int level, final long separator, final long rightChild,
+                                  final boolean viaSpine) {
+        if (level == height) {
+            growRoot(separator, rightChild);
+            return;
+        }
+        final Node p = parent.wrap(viaSpine ? rightSpine[level] : pathNodes[level]);
+        final int count = p.count();
+        final int slot = viaSpine ? count : pathSlots[level];
+        if (count < internalCapacity) {
+            p.moveKeys(slot, slot + 1, count - slot);
+            p.moveSlots(slot + 1, slot + 2, count - slot);
+            p.setKey(slot, separator);
+            p.setSlot(slot + 1, rightChild);
+            p.setCount(count + 1);
+            return;
+        }
+        // Lay out the overfull node in scratch arrays, then deal it out to the two halves.
+        for (int i = 0, k = 0; i <= count; i++) {
+            if (i == slot) {
+                scratchKeys[k++] = separator;
+            }
+            if (i < count) {
+                scratchKeys[k++] = p.key(i);
+            }
+        }
+        for (int i = 0, c = 0; i <= count; i++) {
+            scratchChildren[c++] = p.slot(i);
+            if (i == slot) {
+                scratchChildren[c++] = rightChild;
+            }
+        }
+        final int totalKeys = count + 1;
+        final int leftKeys = SplitRatio.leftCount(totalKeys, internalSplitRatio, 1, 2);
+        final long pushedUp = scratchKeys[leftKeys];
+        writeInternal(p, 0, leftKeys);
+        final long rightPage = arena.allocate();
+        internalCount++;
+        internalSplits++;
+        final Node right = sibling.initInternal(rightPage, 0L);
+        writeInternal(right, leftKeys + 1, totalKeys - leftKeys - 1);
+        if (p.address() == rightSpine[level]) {
+            rightSpine[level] = rightPage;
+        }
+        insertIntoParent(level + 1, pushedUp, rightPage, viaSpine);
+    }
+
+    /** Writes {@code n} scratch keys from {@code from} and their {@code n + 1} children into {@code target}. */
+    private void writeInternal(final Node target, final int from, final int n) {
+        for (int i = 0; i < n; i++) {
+            target.setKey(i, scratchKeys[from + i]);
+        }
+        for (int i = 0; i <= n; i++) {
+            target.setSlot(i, scratchChildren[from + i]);
+        }
+        target.setCount(n);
+    }
+
+    private void growRoot(final long separator, final long rightChild) {
+        final long page = arena.allocate();
+        internalCount++;
+        final Node newRoot = parent.initInternal(page, root);
+        newRoot.setKey(0, separator);
+        newRoot.setSlot(1, rightChild);
+        newRoot.setCount(1);
+        if (height == MAX_HEIGHT) {
+            throw new IllegalStateException("tree height would exceed " + MAX_HEIGHT);
+        }
+        root = page;
+        rightSpine[height] = page;
+        height++;
+    }
+
+    // ------------------------------------------------------------------ deletes
+
+    @Override
+    public void remove(final long key) {
+        ensureOpen();
+        final Node leaf = node.wrap(descendRecordingPath(key));
+        final int count = leaf.count();
+        final int pos = leaf.lowerBound(key);
+        if (pos == count || leaf.key(pos) != key) {
+            return;
+        }
+        modCount++;
+        size--;
+        leaf.moveKeys(pos + 1, pos, count - pos - 1);
+        leaf.moveSlots(pos + 1, pos, count - pos - 1);
+        leaf.setCount(count - 1);
+        if (count == 1 && height > 1) {
+            freeLeaf(leaf);
+            removeChild(1);
+            collapseRoot();
+            recomputeSpine();
+        } else if (pos == 0 && count > 1 && leaf.address() == rightSpine[0]) {
+            tailLeafMinKey = leaf.key(0);
+        }
+    }
+
+    private void freeLeaf(final Node leaf) {
+        final long prev = leaf.prev();
+        final long next = leaf.next();
+        if (prev != 0) {
+            sibling.wrap(prev).setNext(next);
+        }
+        if (next != 0) {
+            sibling.wrap(next).setPrev(prev);
+        }
+        arena.free(leaf.address());
+        leafCount--;
+    }
+
+    /** Removes child {@code pathSlots[level]} of {@code pathNodes[level]}, freeing nodes left with no child. */
+    private void removeChild(final int level) {
+        final Node p = parent.wrap(pathNodes[level]);
+        final int count = p.count();
+        final int slot = pathSlots[level];
+        if (count == 0) {
+            // Its only child is gone. Never the root: after collapseRoot() a root keeps two or more children.
+            arena.free(p.address());
+            internalCount--;
+            removeChild(level + 1);
+            return;
+        }
+        if (slot == 0) {
+            p.moveKeys(1, 0, count - 1);
+            p.moveSlots(1, 0, count);
+        } else {
+            p.moveKeys(slot, slot - 1, count - slot);
+            p.moveSlots(slot + 1, slot, count - slot);
+        }
+        p.setCount(count - 1);
+    }
+
+    private void collapseRoot() {
+        while (height > 1) {
+            final Node r = parent.wrap(root);
+            if (r.count() > 0) {
+                return;
+            }
+            final long onlyChild = r.slot(0);
+            arena.free(root);
+            internalCount--;
+            root = onlyChild;
+            height--;
+        }
+    }
+
+    private void recomputeSpine() {
+        long page = root;
+        for (int level = height - 1; level >= 1; level--) {
+            rightSpine[level] = page;
+            final Node n = parent.wrap(page);
+            page = n.slot(n.count());
+        }
+        rightSpine[0] = page;
+        final Node tail = parent.wrap(page);
+        if (tail.count() > 0) {
+            tailLeafMinKey = tail.key(0);
+        }
+    }
+
+    // ------------------------------------------------------------------ navigation
+
+    /** The leaf whose key range holds {@code key}, found with {@code flyweight}. */
+    long findLeaf(final long key, final Node flyweight) {
+        long page = root;
+        for (int level = height - 1; level >= 1; level--) {
+            flyweight.wrap(page);
+            page = flyweight.slot(flyweight.upperBound(key));
+        }
+        return page;
+    }
+
+    /** The left-most leaf, found with {@code flyweight}. */
+    long firstLeaf(final Node flyweight) {
+        long page = root;
+        for (int level = height - 1; level >= 1; level--) {
+            page = flyweight.wrap(page).slot(0);
+        }
+        return page;
+    }
+
+    long lastLeaf() {
+        return rightSpine[0];
+    }
+
+    long root() {
+        return root;
+    }
+
+    int height() {
+        return height;
+    }
+
+    long rightSpine(final int level) {
+        return rightSpine[level];
+    }
+
+    Node newFlyweight() {
+        return new Node(arena.pageSize());
+    }
+
+    private long descendRecordingPath(final long key) {
+        long page = root;
+        for (int level = height - 1; level >= 1; level--) {
+            final Node n = parent.wrap(page);
+            final int slot = n.upperBound(key);
+            pathNodes[level] = page;
+            pathSlots[level] = slot;
+            page = n.slot(slot);
+        }
+        return page;
+    }
+
+    // ------------------------------------------------------------------ lifecycle and statistics
+
+    @Override
+    public IndexStats stats() {
+        ensureOpen();
+        return IndexStats.builder(NAME)
+                .counter(IndexStats.SIZE, size)
+                .counter(IndexStats.HEIGHT, height)
+                .counter(IndexStats.LEAF_COUNT, leafCount)
+                .counter(IndexStats.INTERNAL_NODE_COUNT, internalCount)
+                .counter(IndexStats.LEAF_SPLITS, leafSplits)
+                .counter(IndexStats.INTERNAL_SPLITS, internalSplits)
+                .counter(IndexStats.TOP_INSERTS, topInserts)
+                .counter(IndexStats.TAIL_LEAF_INSERTS, tailInserts)
+                .counter(IndexStats.BULK_LOADED_ENTRIES, bulkLoadedEntries)
+                .counter(IndexStats.BYTES_ALLOCATED, arena.bytesAllocated())
+                .counter(IndexStats.BYTES_IN_USE, arena.bytesInUse())
+                .averageLeafFill((double) size / ((double) leafCount * leafCapacity))
+                .build();
+    }
+
+    /** Entries one leaf holds. */
+    public int leafCapacity() {
+        return leafCapacity;
+    }
+
+    /** Keys one internal node holds. */
+    public int internalCapacity() {
+        return internalCapacity;
+    }
+
+    /** Bytes still held in pages; 0 after {@link #close()}. */
+    public long bytesInUse() {
+        return arena.bytesInUse();
+    }
+
+    /** Bytes obtained from the operating system; 0 after {@link #close()}. */
+    public long bytesAllocated() {
+        return arena.bytesAllocated();
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            arena.close();
+        }
+    }
+
+    void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("BPlusTree is closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return closed ? NAME + "{closed}" : NAME + "{size=" + size + ", height=" + height + "}";
+    }
+}

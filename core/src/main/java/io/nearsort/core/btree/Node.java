@@ -1,0 +1,188 @@
+package io.nearsort.core.btree;
+
+import org.agrona.UnsafeApi;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import static io.nearsort.core.btree.NodeDescriptor.COUNT_OFFSET;
+import static io.nearsort.core.btree.NodeDescriptor.KIND_INTERNAL;
+import static io.nearsort.core.btree.NodeDescriptor.KIND_LEAF;
+import static io.nearsort.core.btree.NodeDescriptor.KIND_OFFSET;
+import static io.nearsort.core.btree.NodeDescriptor.NEXT_OFFSET;
+import static io.nearsort.core.btree.NodeDescriptor.PREV_OFFSET;
+import static io.nearsort.core.btree.NodeDescriptor.keyOffset;
+
+/**
+ * A reusable flyweight over one node page (layout in {@link NodeDescriptor}). It never owns the page. Leaves
+ * and internal nodes have different capacities, so the flyweight is told which kind it views; the slot array
+ * holds values in a leaf and child addresses in an internal node.
+ */
+final class Node {
+    private final UnsafeBuffer buffer = new UnsafeBuffer();
+    private final int pageSize;
+    private final int leafCapacity;
+    private final int internalCapacity;
+    private int capacity;
+    private long address;
+
+    Node(final int pageSize) {
+        this.pageSize = pageSize;
+        this.leafCapacity = NodeDescriptor.leafCapacity(pageSize);
+        this.internalCapacity = NodeDescriptor.internalCapacity(pageSize);
+    }
+
+    /** Views the node at {@code page}, reading its kind from the header. */
+    Node wrap(final long page) {
+        buffer.wrap(page, pageSize);
+        address = page;
+        capacity = buffer.getInt(KIND_OFFSET) == KIND_LEAF ? leafCapacity : internalCapacity;
+        return this;
+    }
+
+    /** Formats {@code page} as an empty leaf and views it. */
+    Node initLeaf(final long page) {
+        return init(page, KIND_LEAF, leafCapacity);
+    }
+
+    /** Formats {@code page} as an internal node with no key and {@code firstChild} as its only child. */
+    Node initInternal(final long page, final long firstChild) {
+        init(page, KIND_INTERNAL, internalCapacity);
+        setSlot(0, firstChild);
+        return this;
+    }
+
+    private Node init(final long page, final int kind, final int nodeCapacity) {
+        buffer.wrap(page, pageSize);
+        address = page;
+        capacity = nodeCapacity;
+        buffer.putInt(KIND_OFFSET, kind);
+        buffer.putInt(COUNT_OFFSET, 0);
+        buffer.putLong(NEXT_OFFSET, 0L);
+        buffer.putLong(PREV_OFFSET, 0L);
+        return this;
+    }
+
+    long address() {
+        return address;
+    }
+
+    boolean isLeaf() {
+        return buffer.getInt(KIND_OFFSET) == KIND_LEAF;
+    }
+
+    int capacity() {
+        return capacity;
+    }
+
+    int count() {
+        return buffer.getInt(COUNT_OFFSET);
+    }
+
+    void setCount(final int count) {
+        buffer.putInt(COUNT_OFFSET, count);
+    }
+
+    boolean isFull() {
+        return count() == capacity;
+    }
+
+    long next() {
+        return buffer.getLong(NEXT_OFFSET);
+    }
+
+    void setNext(final long page) {
+        buffer.putLong(NEXT_OFFSET, page);
+    }
+
+    long prev() {
+        return buffer.getLong(PREV_OFFSET);
+    }
+
+    void setPrev(final long page) {
+        buffer.putLong(PREV_OFFSET, page);
+    }
+
+    long key(final int index) {
+        return buffer.getLong(keyOffset(index));
+    }
+
+    void setKey(final int index, final long key) {
+        buffer.putLong(keyOffset(index), key);
+    }
+
+    /** A leaf's value or an internal node's child address. */
+    long slot(final int index) {
+        return buffer.getLong(NodeDescriptor.slotOffset(capacity, index));
+    }
+
+    void setSlot(final int index, final long value) {
+        buffer.putLong(NodeDescriptor.slotOffset(capacity, index), value);
+    }
+
+    /** Index of the first key {@code >= key}, in [0, count]. */
+    int lowerBound(final long key) {
+        int lo = 0;
+        int hi = count();
+        while (lo < hi) {
+            final int mid = (lo + hi) >>> 1;
+            if (key(mid) < key) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** Index of the first key {@code > key}, in [0, count]; the child to descend into for {@code key}. */
+    int upperBound(final long key) {
+        int lo = 0;
+        int hi = count();
+        while (lo < hi) {
+            final int mid = (lo + hi) >>> 1;
+            if (key(mid) <= key) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** Moves keys {@code [from, from + n)} to start at {@code to}; ranges may overlap. */
+    void moveKeys(final int from, final int to, final int n) {
+        move(keyOffset(from), keyOffset(to), n);
+    }
+
+    /** Moves slots {@code [from, from + n)} to start at {@code to}; ranges may overlap. */
+    void moveSlots(final int from, final int to, final int n) {
+        move(NodeDescriptor.slotOffset(capacity, from), NodeDescriptor.slotOffset(capacity, to), n);
+    }
+
+    /** Copies keys {@code [from, from + n)} of this node to {@code [to, to + n)} of {@code target}. */
+    void copyKeysTo(final int from, final Node target, final int to, final int n) {
+        if (n > 0) {
+            target.buffer.putBytes(keyOffset(to), buffer, keyOffset(from), n * Long.BYTES);
+        }
+    }
+
+    /** Copies slots {@code [from, from + n)} of this node to {@code [to, to + n)} of {@code target}. */
+    void copySlotsTo(final int from, final Node target, final int to, final int n) {
+        if (n > 0) {
+            target.buffer.putBytes(NodeDescriptor.slotOffset(target.capacity, to), buffer,
+                    NodeDescriptor.slotOffset(capacity, from), n * Long.BYTES);
+        }
+    }
+
+    private void move(final int fromOffset, final int toOffset, final int n) {
+        if (n <= 0) {
+            return;
+        }
+        final int bytes = n * Long.BYTES;
+        if (UnsafeBuffer.SHOULD_BOUNDS_CHECK) {
+            buffer.boundsCheck(fromOffset, bytes);
+            buffer.boundsCheck(toOffset, bytes);
+        }
+        // Unsafe.copyMemory has memmove semantics, so overlapping shifts are safe.
+        UnsafeApi.copyMemory(address + fromOffset, address + toOffset, bytes);
+    }
+}

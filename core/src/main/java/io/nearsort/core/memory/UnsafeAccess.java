@@ -1,0 +1,51 @@
+package io.nearsort.core.memory;
+
+import org.agrona.UnsafeApi;
+
+/**
+ * The single gate to Agrona's {@link UnsafeApi}, which needs
+ * {@value #REQUIRED_FLAG} on JDK 17 and later.
+ *
+ * <p>Every off-heap structure calls {@link #requireAvailable()} when it is created, so a JVM started without
+ * the flag fails at first use with an error that names it, instead of an {@link IllegalAccessError} deep
+ * inside a tree operation.
+ */
+public final class UnsafeAccess {
+    /** The JVM option nearsort needs; also carried by the executable jars as {@code Add-Exports}. */
+    public static final String REQUIRED_FLAG = "--add-exports java.base/jdk.internal.misc=ALL-UNNAMED";
+
+    private static final Throwable UNAVAILABLE = probe();
+
+    private UnsafeAccess() {
+    }
+
+    private static Throwable probe() {
+        try {
+            final long address = UnsafeApi.allocateMemory(Long.BYTES);
+            UnsafeApi.putLong(address, 42L);
+            final boolean ok = UnsafeApi.getLong(address) == 42L;
+            UnsafeApi.freeMemory(address);
+            return ok ? null : new IllegalStateException("off-heap read-back mismatch");
+        } catch (final Throwable t) { // IllegalAccessError, ExceptionInInitializerError, NoClassDefFoundError
+            return t;
+        }
+    }
+
+    /** Whether off-heap access works in this JVM. */
+    public static boolean isAvailable() {
+        return UNAVAILABLE == null;
+    }
+
+    /**
+     * Fails with a message naming {@value #REQUIRED_FLAG} when off-heap access is not available.
+     *
+     * @throws IllegalStateException when the JVM was started without the flag
+     */
+    public static void requireAvailable() {
+        if (UNAVAILABLE != null) {
+            throw new IllegalStateException("nearsort needs off-heap access through Agrona: start the JVM with "
+                    + REQUIRED_FLAG + " (java -jar picks it up from the jar manifest's Add-Exports entry)",
+                    UNAVAILABLE);
+        }
+    }
+}

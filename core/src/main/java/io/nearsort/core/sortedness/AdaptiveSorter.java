@@ -1,0 +1,101 @@
+package io.nearsort.core.sortedness;
+
+/**
+ * Sorts (key, value) runs with the algorithm SWARE §IV-C picks from the estimated sortedness: the
+ * (K,L)-adaptive sort when {@code K < kThreshold·n} or {@code L < lThreshold·n}, the stable merge sort
+ * otherwise. Both keep arrival order among equal keys. Defaults are the SWARE paper's (K &lt; 20% or
+ * L &lt; 5%); the OSM-tree paper's earlier rule is K &lt; 10%. The thresholds are compared in floating point:
+ * the public C++ reference computes one of them with an integer division that disables it.
+ *
+ * <p>Counts how often each algorithm ran and how often the adaptive sort fell back. Confined to one thread.
+ */
+public final class AdaptiveSorter {
+    /** K threshold of SWARE §IV-C, as a fraction of the run length. */
+    public static final double DEFAULT_K_THRESHOLD = 0.20;
+    /** L threshold of SWARE §IV-C, as a fraction of the run length. */
+    public static final double DEFAULT_L_THRESHOLD = 0.05;
+
+    /** The algorithm a sort used. */
+    public enum Algorithm {
+        /** The (K,L)-adaptive sort finished the run. */
+        KL_ADAPTIVE,
+        /** The (K,L)-adaptive sort was chosen but K or L were underestimated; merge sort finished. */
+        KL_ADAPTIVE_FELL_BACK,
+        /** The stable merge sort was chosen. */
+        MERGE_SORT
+    }
+
+    private final double kThreshold;
+    private final double lThreshold;
+    private final KLAdaptiveSort klSort = new KLAdaptiveSort();
+    private final StableMergeSort mergeSort = new StableMergeSort();
+    private long adaptiveSorts;
+    private long fallbacks;
+    private long mergeSorts;
+
+    /** A sorter with the SWARE paper's thresholds. */
+    public AdaptiveSorter() {
+        this(DEFAULT_K_THRESHOLD, DEFAULT_L_THRESHOLD);
+    }
+
+    /**
+     * @param kThreshold fraction of the run below which an estimated K picks the adaptive sort, in [0, 1]
+     * @param lThreshold fraction of the run below which an estimated L picks the adaptive sort, in [0, 1]
+     */
+    public AdaptiveSorter(final double kThreshold, final double lThreshold) {
+        this.kThreshold = checkFraction("kThreshold", kThreshold);
+        this.lThreshold = checkFraction("lThreshold", lThreshold);
+    }
+
+    private static double checkFraction(final String name, final double value) {
+        if (!(value >= 0.0 && value <= 1.0)) {
+            throw new IllegalArgumentException(name + " must be in [0, 1] (got: " + value + ")");
+        }
+        return value;
+    }
+
+    /** The algorithm SWARE §IV-C picks for a run of {@code n} entries with estimated K and L (counts). */
+    public boolean prefersAdaptive(final int n, final long kEstimate, final long lEstimate) {
+        return kEstimate < kThreshold * n || lEstimate < lThreshold * n;
+    }
+
+    /**
+     * Sorts {@code keys[from, to)} stably, moving {@code values} along.
+     *
+     * @param kEstimate estimated out-of-place entries in the run (count)
+     * @param lEstimate estimated maximum displacement in the run (count)
+     * @return the algorithm that sorted the run
+     */
+    public Algorithm sort(final long[] keys, final long[] values, final int from, final int to,
+                          final long kEstimate, final long lEstimate) {
+        final int n = to - from;
+        if (prefersAdaptive(n, kEstimate, lEstimate)) {
+            final int k = (int) Math.min(n, Math.max(0, kEstimate));
+            final int l = (int) Math.min(n, Math.max(0, lEstimate));
+            if (klSort.sort(keys, values, from, to, k, l) == KLAdaptiveSort.Outcome.ADAPTIVE) {
+                adaptiveSorts++;
+                return Algorithm.KL_ADAPTIVE;
+            }
+            fallbacks++;
+            return Algorithm.KL_ADAPTIVE_FELL_BACK;
+        }
+        mergeSort.sort(keys, values, from, to);
+        mergeSorts++;
+        return Algorithm.MERGE_SORT;
+    }
+
+    /** Runs the (K,L)-adaptive sort finished. */
+    public long adaptiveSorts() {
+        return adaptiveSorts;
+    }
+
+    /** Runs where the adaptive sort fell back to merge sort. */
+    public long fallbacks() {
+        return fallbacks;
+    }
+
+    /** Runs sorted by the stable merge sort by choice. */
+    public long mergeSorts() {
+        return mergeSorts;
+    }
+}

@@ -1,0 +1,189 @@
+package io.nearsort.core.sortedness;
+
+import java.util.SplittableRandom;
+
+/**
+ * The workload generator of the Benchmark on Data Sortedness used by the SWARE and OSM-tree papers (OSM-tree
+ * §5), fully reproducible from its seed (definition in {@code shared/DESIGN.md}).
+ *
+ * <p>Start from n strictly increasing keys ({@code 1..n}, or with fixed or random gaps). With K and L given as
+ * percentages of n, pick {@code floor(n·K/200)} source positions at random and swap each with a partner drawn
+ * uniformly within {@code ±floor(n·L/100)} positions (clipped to the array), never reusing a position already
+ * involved in a swap; the first swap is forced to the maximum distance so that L is reached exactly. About K% of
+ * the entries end up displaced. {@code K = 0} or {@code L = 0} gives a sorted sequence; the scrambled mode is a
+ * uniform random permutation.
+ *
+ * <pre>{@code
+ * long[] keys = KLGenerator.generate(10_000_000, 5, 5, 42);                   // K = 5%, L = 5%
+ * long[] gapped = KLGenerator.workload(1_000_000).kPercent(10).lPercent(1).randomGaps(100).seed(7).generate();
+ * }</pre>
+ */
+public final class KLGenerator {
+    private static final int PARTNER_ATTEMPTS = 32;
+
+    private final int n;
+    private double kPercent;
+    private double lPercent;
+    private long seed;
+    private long gap = 1;
+    private boolean randomGaps;
+    private boolean scrambled;
+
+    private KLGenerator(final int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("n must be >= 0 (got: " + n + ")");
+        }
+        this.n = n;
+    }
+
+    /** {@code n} keys with K = {@code kPercent}% and L = {@code lPercent}% of n, reproducible from {@code seed}. */
+    public static long[] generate(final int n, final double kPercent, final double lPercent, final long seed) {
+        return workload(n).kPercent(kPercent).lPercent(lPercent).seed(seed).generate();
+    }
+
+    /** A configurable workload of {@code n} keys (sorted {@code 1..n} until configured otherwise). */
+    public static KLGenerator workload(final int n) {
+        return new KLGenerator(n);
+    }
+
+    /** Percentage of entries displaced, in [0, 100]. */
+    public KLGenerator kPercent(final double percent) {
+        this.kPercent = checkPercent("kPercent", percent);
+        return this;
+    }
+
+    /** Maximum displacement as a percentage of n, in [0, 100]. */
+    public KLGenerator lPercent(final double percent) {
+        this.lPercent = checkPercent("lPercent", percent);
+        return this;
+    }
+
+    /** Seed of the random choices. */
+    public KLGenerator seed(final long seed) {
+        this.seed = seed;
+        return this;
+    }
+
+    /** Consecutive keys differ by exactly {@code width} (default 1). */
+    public KLGenerator fixedGaps(final long width) {
+        this.gap = checkGap(width);
+        this.randomGaps = false;
+        return this;
+    }
+
+    /** Consecutive keys differ by a uniform random amount in [1, width]. */
+    public KLGenerator randomGaps(final long width) {
+        this.gap = checkGap(width);
+        this.randomGaps = true;
+        return this;
+    }
+
+    /** A uniform random permutation instead of a (K,L)-near-sorted sequence. */
+    public KLGenerator scrambled(final boolean scrambled) {
+        this.scrambled = scrambled;
+        return this;
+    }
+
+    /** The keys in arrival order. */
+    public long[] generate() {
+        final SplittableRandom random = new SplittableRandom(seed);
+        final long[] keys = sortedKeys(random);
+        if (scrambled) {
+            for (int i = n - 1; i > 0; i--) {
+                swap(keys, i, random.nextInt(i + 1));
+            }
+            return keys;
+        }
+        final int swaps = (int) Math.floor(n * kPercent / 200.0);
+        final int maxDistance = (int) Math.min(n - 1L, (long) Math.floor(n * lPercent / 100.0));
+        if (swaps == 0 || maxDistance <= 0) {
+            return keys;
+        }
+        final boolean[] used = new boolean[n];
+        // The forced swap at exactly the maximum distance, so that L is reached.
+        final int first = random.nextInt(n - maxDistance);
+        swapAndMark(keys, used, first, first + maxDistance);
+        for (int s = 1; s < swaps; s++) {
+            final int source = unusedPosition(used, random);
+            if (source < 0) {
+                break;
+            }
+            final int partner = partner(used, random, source, maxDistance);
+            if (partner >= 0) {
+                swapAndMark(keys, used, source, partner);
+            }
+        }
+        return keys;
+    }
+
+    private long[] sortedKeys(final SplittableRandom random) {
+        final long[] keys = new long[n];
+        long key = 1;
+        for (int i = 0; i < n; i++) {
+            keys[i] = key;
+            key += randomGaps ? 1 + random.nextLong(gap) : gap;
+        }
+        return keys;
+    }
+
+    /** A random position not yet in a swap, or -1 when none is left. */
+    private int unusedPosition(final boolean[] used, final SplittableRandom random) {
+        final int start = random.nextInt(n);
+        for (int i = 0; i < n; i++) {
+            final int p = start + i < n ? start + i : start + i - n;
+            if (!used[p]) {
+                return p;
+            }
+        }
+        return -1;
+    }
+
+    /** An unused partner within {@code ±distance} of {@code source}, uniform where possible; -1 if none. */
+    private int partner(final boolean[] used, final SplittableRandom random, final int source, final int distance) {
+        final int lo = Math.max(0, source - distance);
+        final int hi = Math.min(n - 1, source + distance);
+        for (int attempt = 0; attempt < PARTNER_ATTEMPTS; attempt++) {
+            final int p = lo + random.nextInt(hi - lo + 1);
+            if (p != source && !used[p]) {
+                return p;
+            }
+        }
+        // Crowded neighbourhood: scan the window from a random start.
+        final int width = hi - lo + 1;
+        final int start = random.nextInt(width);
+        for (int i = 0; i < width; i++) {
+            final int p = lo + (start + i) % width;
+            if (p != source && !used[p]) {
+                return p;
+            }
+        }
+        used[source] = true; // no partner will ever be found for it
+        return -1;
+    }
+
+    private static void swapAndMark(final long[] keys, final boolean[] used, final int a, final int b) {
+        swap(keys, a, b);
+        used[a] = true;
+        used[b] = true;
+    }
+
+    private static void swap(final long[] keys, final int a, final int b) {
+        final long t = keys[a];
+        keys[a] = keys[b];
+        keys[b] = t;
+    }
+
+    private static double checkPercent(final String name, final double percent) {
+        if (!(percent >= 0.0 && percent <= 100.0)) {
+            throw new IllegalArgumentException(name + " must be in [0, 100] (got: " + percent + ")");
+        }
+        return percent;
+    }
+
+    private static long checkGap(final long width) {
+        if (width < 1 || width > (1L << 32)) {
+            throw new IllegalArgumentException("gap width must be in [1, 2^32] (got: " + width + ")");
+        }
+        return width;
+    }
+}

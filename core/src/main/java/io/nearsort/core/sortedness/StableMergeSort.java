@@ -1,0 +1,89 @@
+package io.nearsort.core.sortedness;
+
+/**
+ * A stable merge sort of parallel (key, value) arrays: among equal keys the arrival order is kept, which is
+ * what lets a buffer decide that the later of two writes to one key wins (SWARE §IV-C, the role
+ * {@code std::stable_sort} plays in the paper).
+ *
+ * <p>Top-down, ping-ponging between the input and one scratch copy, with insertion sort for short ranges and
+ * a skipped merge when two halves are already in order, so sorted input costs one linear pass. The scratch
+ * arrays are kept between calls; an instance is confined to one thread.
+ */
+public final class StableMergeSort {
+    private static final int INSERTION_SORT_THRESHOLD = 24;
+
+    private long[] scratchKeys = new long[0];
+    private long[] scratchValues = new long[0];
+
+    /** Sorts {@code keys[from, to)} ascending, moving {@code values[from, to)} along, stably. */
+    public void sort(final long[] keys, final long[] values, final int from, final int to) {
+        java.util.Objects.checkFromToIndex(from, to, keys.length);
+        java.util.Objects.checkFromToIndex(from, to, values.length);
+        final int n = to - from;
+        if (n < 2) {
+            return;
+        }
+        if (scratchKeys.length < n) {
+            scratchKeys = new long[n];
+            scratchValues = new long[n];
+        }
+        System.arraycopy(keys, from, scratchKeys, 0, n);
+        System.arraycopy(values, from, scratchValues, 0, n);
+        // Sort scratch[0, n) into keys[from, to).
+        sortInto(scratchKeys, scratchValues, 0, keys, values, from, n);
+    }
+
+    /** Sorts {@code keys[from, to)} stably with a fresh sorter. */
+    public static void sortStable(final long[] keys, final long[] values, final int from, final int to) {
+        new StableMergeSort().sort(keys, values, from, to);
+    }
+
+    /**
+     * Sorts the n elements at {@code src[srcFrom)} into {@code dst[dstFrom)}; both hold the same elements on
+     * entry, and {@code src} is used as scratch.
+     */
+    private static void sortInto(final long[] srcK, final long[] srcV, final int srcFrom,
+                                 final long[] dstK, final long[] dstV, final int dstFrom, final int n) {
+        if (n <= INSERTION_SORT_THRESHOLD) {
+            insertionSort(dstK, dstV, dstFrom, dstFrom + n);
+            return;
+        }
+        final int half = n >>> 1;
+        // Sort each half of dst into src, then merge src's halves back into dst.
+        sortInto(dstK, dstV, dstFrom, srcK, srcV, srcFrom, half);
+        sortInto(dstK, dstV, dstFrom + half, srcK, srcV, srcFrom + half, n - half);
+        final int mid = srcFrom + half;
+        final int end = srcFrom + n;
+        if (srcK[mid - 1] <= srcK[mid]) {
+            System.arraycopy(srcK, srcFrom, dstK, dstFrom, n);
+            System.arraycopy(srcV, srcFrom, dstV, dstFrom, n);
+            return;
+        }
+        int i = srcFrom;
+        int j = mid;
+        for (int d = dstFrom; d < dstFrom + n; d++) {
+            if (j >= end || (i < mid && srcK[i] <= srcK[j])) {
+                dstK[d] = srcK[i];
+                dstV[d] = srcV[i++];
+            } else {
+                dstK[d] = srcK[j];
+                dstV[d] = srcV[j++];
+            }
+        }
+    }
+
+    static void insertionSort(final long[] keys, final long[] values, final int from, final int to) {
+        for (int i = from + 1; i < to; i++) {
+            final long key = keys[i];
+            final long value = values[i];
+            int j = i - 1;
+            while (j >= from && keys[j] > key) {
+                keys[j + 1] = keys[j];
+                values[j + 1] = values[j];
+                j--;
+            }
+            keys[j + 1] = key;
+            values[j + 1] = value;
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.nearsort.core.btree;
+
+import io.nearsort.core.Indexes;
+import io.nearsort.core.testing.LongIndexOracle;
+import io.nearsort.core.testing.LongIndexOracle.KeyPattern;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** 10^6 seeded random operations per configuration, checked against {@link java.util.TreeMap}. */
+class BPlusTreeOracleTest {
+    private static final int OPERATIONS = 1_000_000;
+
+    static Stream<Arguments> configurations() {
+        return Stream.of(
+                Arguments.of(512, 0.5, false, KeyPattern.MIXED, 1L),
+                Arguments.of(512, 0.8, true, KeyPattern.MIXED, 2L),
+                Arguments.of(512, 0.95, true, KeyPattern.NEAR_SORTED, 3L),
+                Arguments.of(512, 0.5, true, KeyPattern.DESCENDING, 4L),
+                Arguments.of(1024, 0.7, false, KeyPattern.NEAR_SORTED, 5L),
+                Arguments.of(4096, 0.5, false, KeyPattern.MIXED, 6L),
+                Arguments.of(4096, 0.8, true, KeyPattern.NEAR_SORTED, 7L),
+                Arguments.of(65536, 0.6, true, KeyPattern.MIXED, 8L));
+    }
+
+    @ParameterizedTest(name = "page {0}, split {1}, tail inserts {2}, {3} keys, seed {4}")
+    @MethodSource("configurations")
+    void agreesWithTreeMap(final int pageSize, final double splitRatio, final boolean tailInserts,
+                           final KeyPattern pattern, final long seed) {
+        final BPlusTree tree = Indexes.bPlusTree().pageSize(pageSize).splitRatio(splitRatio)
+                .tailLeafInserts(tailInserts).build();
+        try (tree) {
+            new LongIndexOracle(seed, pattern).run(tree, OPERATIONS, () -> TreeValidator.check(tree));
+        }
+        assertEquals(0, tree.bytesInUse());
+        assertEquals(0, tree.bytesAllocated());
+    }
+
+    @ParameterizedTest(name = "bulk appends interleaved with random operations, seed {0}")
+    @MethodSource("seeds")
+    void bulkAppendInterleavedWithUpdates(final long seed) {
+        final java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        final LongIndexOracle oracle = new LongIndexOracle(seed, KeyPattern.MIXED);
+        try (BPlusTree tree = Indexes.bPlusTree().pageSize(512).splitRatio(0.8).tailLeafInserts(true)
+                .bulkFillFactor(0.9).build()) {
+            long next = 1L << 50;
+            for (int round = 0; round < 200; round++) {
+                if (!tree.isEmpty()) {
+                    next = Math.max(next, tree.lastKey());
+                }
+                // Room for the run above the largest key (random puts may have reached Long.MAX_VALUE).
+                final int runLength = (int) Math.min(random.nextInt(3000), (Long.MAX_VALUE - next) / 10);
+                final long[] keys = new long[runLength];
+                final long[] values = new long[runLength];
+                for (int i = 0; i < runLength; i++) {
+                    next += 1 + random.nextInt(10);
+                    keys[i] = next;
+                    values[i] = random.nextLong();
+                    oracle.oracle().put(keys[i], values[i]);
+                }
+                tree.bulkAppend(keys, values, 0, runLength);
+                oracle.run(tree, 2_000, () -> TreeValidator.check(tree));
+            }
+        }
+    }
+
+    static Stream<Long> seeds() {
+        return Stream.of(11L, 12L, 13L);
+    }
+}
