@@ -1,138 +1,181 @@
 package io.nearsort.core.sortedness;
 
 /**
- * Estimates the (K,L) sortedness of an unbounded stream in O(window) memory: keys are measured exactly in
- * tumbling windows of {@code window} arrivals, and displacements that cross a window boundary are caught by
- * comparing each key with the largest key of all earlier windows.
+ * Estimates the (K,L) sortedness of an unbounded stream in O(window) memory and O(log window) time per key.
  *
- * <p>What the estimate means:
- * <ul>
- *   <li>K adds up each window's exact K plus the keys that arrived after a larger key of an earlier window
- *   ("late" keys). A late key that is also out of place inside its window is counted twice, so K may be
- *   overestimated by at most the number of late keys.</li>
- *   <li>L is the largest of each window's exact L and, for each late key, its distance from the start of its
- *   window (a lower bound of its true displacement).</li>
- *   <li>Minimum removals add up per window, a lower bound of the exact figure; runs and duplicates inside
- *   windows are exact, and runs are continued across window boundaries.</li>
- * </ul>
- * With a window at least as long as the stream the report equals {@link Sortedness#measure}. Confined to one
- * thread.
+ * <p>The stream passes through a min-heap of {@code window} entries ordered by (key, arrival), the first pass
+ * of the (K,L)-adaptive sort: a heap of L + 1 entries emits any sequence whose displacements are at most L in
+ * exactly sorted order. The i-th emitted entry therefore has rank i, and comparing that rank with its arrival
+ * position gives the exact K and L of {@link Sortedness#measure} whenever the stream's L is below the window.
+ * An entry that leaves the heap smaller than its predecessor arrived more than a window late: it is counted
+ * as an <em>outlier</em>, displaced by at least the window. With outliers present, K may be overestimated (the
+ * entries an early key overtook look displaced by one until the outlier resynchronises the ranks) and L is a
+ * lower bound. {@link #outliers()} says which case applies.
+ *
+ * <p>Duplicates and runs are exact while there are no outliers; minimum removals are computed exactly inside
+ * tumbling windows and summed, a lower bound of the exact figure. Confined to one thread.
  */
 public final class StreamingSortednessEstimator {
-    private final long[] window;
-    private int filled;
-    private long n;
-    private long k;
-    private long l;
-    private long minRemovals;
+    private final int window;
+    private final long[] heapKeys;
+    private final long[] heapArrivals;
+    private int heapSize;
+    private final Tally tally = new Tally();
+    private final long[] removalWindow;
+    private int removalFill;
+    private long arrivals;
+    private boolean hasLastArrival;
+    private long lastArrival;
     private long runs;
-    private long duplicates;
-    private long lateKeys;
-    private boolean seenEarlierWindow;
-    private long maxOfEarlierWindows;
-    private boolean hasLastKey;
-    private long lastKey;
 
     /**
-     * @param window arrivals measured together, from 2 to 2^27
+     * @param window entries held at once, from 2 to 2^27; K and L are exact for streams whose L is smaller
      */
     public StreamingSortednessEstimator(final int window) {
         if (window < 2 || window > (1 << 27)) {
             throw new IllegalArgumentException("window must be in [2, 2^27] (got: " + window + ")");
         }
-        this.window = new long[window];
+        this.window = window;
+        this.heapKeys = new long[window];
+        this.heapArrivals = new long[window];
+        this.removalWindow = new long[window];
     }
 
     /** Adds the next arrival. */
     public void add(final long key) {
-        window[filled++] = key;
-        if (filled == window.length) {
-            closeWindow();
+        if (!hasLastArrival || key < lastArrival) {
+            runs++;
         }
+        hasLastArrival = true;
+        lastArrival = key;
+        removalWindow[removalFill++] = key;
+        if (removalFill == window) {
+            tally.removals += window - Sortedness.longestNonDecreasing(removalWindow, 0, window);
+            removalFill = 0;
+        }
+        if (heapSize == window) {
+            tally.emit(heapKeys[0], heapArrivals[0], window);
+            popRoot();
+        }
+        push(key, arrivals++);
     }
 
     /** Arrivals seen so far. */
     public long count() {
-        return n + filled;
+        return arrivals;
     }
 
-    /** Keys that arrived after a larger key of an earlier window, so far (closed windows only). */
-    public long lateKeys() {
-        return lateKeys;
+    /** Entries that arrived more than a window late so far (0 means K and L are exact). */
+    public long outliers() {
+        return tally.outliers;
     }
 
-    /** The estimate over every arrival so far, including the open window. */
+    /** The estimate over every arrival so far; does not disturb the stream state. */
     public SortednessReport report() {
-        final Totals totals = new Totals(this);
-        totals.addWindow(window, filled, seenEarlierWindow, maxOfEarlierWindows, hasLastKey, lastKey);
-        return new SortednessReport(totals.n, totals.k, totals.l, totals.minRemovals, totals.runs,
-                totals.duplicates, true);
-    }
-
-    private void closeWindow() {
-        final Totals totals = new Totals(this);
-        totals.addWindow(window, filled, seenEarlierWindow, maxOfEarlierWindows, hasLastKey, lastKey);
-        n = totals.n;
-        k = totals.k;
-        l = totals.l;
-        minRemovals = totals.minRemovals;
-        runs = totals.runs;
-        duplicates = totals.duplicates;
-        lateKeys += totals.late;
-        long max = seenEarlierWindow ? maxOfEarlierWindows : Long.MIN_VALUE;
-        for (int i = 0; i < filled; i++) {
-            max = Math.max(max, window[i]);
+        final Tally t = tally.copy();
+        final long[] keys = java.util.Arrays.copyOf(heapKeys, heapSize);
+        final long[] order = java.util.Arrays.copyOf(heapArrivals, heapSize);
+        // Pending entries leave in (key, arrival) order: a stable sort of arrival-ordered copies gives that.
+        final long[] byArrival = order.clone();
+        final long[] arrivalKeys = keys.clone();
+        StableMergeSort.sortStable(byArrival, arrivalKeys, 0, heapSize);
+        StableMergeSort.sortStable(arrivalKeys, byArrival, 0, heapSize);
+        for (int i = 0; i < heapSize; i++) {
+            t.emit(arrivalKeys[i], byArrival[i], window);
         }
-        maxOfEarlierWindows = max;
-        seenEarlierWindow = true;
-        lastKey = window[filled - 1];
-        hasLastKey = true;
-        filled = 0;
+        t.removals += removalFill - Sortedness.longestNonDecreasing(removalWindow, 0, removalFill);
+        return new SortednessReport(arrivals, t.k, t.l, t.removals, runs, t.duplicates, true);
     }
 
-    /** Running totals with one more window folded in. */
-    private static final class Totals {
-        long n;
+    private void push(final long key, final long arrival) {
+        int i = heapSize++;
+        while (i > 0) {
+            final int parent = (i - 1) >>> 1;
+            if (!less(key, arrival, heapKeys[parent], heapArrivals[parent])) {
+                break;
+            }
+            heapKeys[i] = heapKeys[parent];
+            heapArrivals[i] = heapArrivals[parent];
+            i = parent;
+        }
+        heapKeys[i] = key;
+        heapArrivals[i] = arrival;
+    }
+
+    private void popRoot() {
+        final int last = --heapSize;
+        final long key = heapKeys[last];
+        final long arrival = heapArrivals[last];
+        int i = 0;
+        while (true) {
+            int child = 2 * i + 1;
+            if (child >= last) {
+                break;
+            }
+            if (child + 1 < last && less(heapKeys[child + 1], heapArrivals[child + 1], heapKeys[child],
+                    heapArrivals[child])) {
+                child++;
+            }
+            if (!less(heapKeys[child], heapArrivals[child], key, arrival)) {
+                break;
+            }
+            heapKeys[i] = heapKeys[child];
+            heapArrivals[i] = heapArrivals[child];
+            i = child;
+        }
+        if (last > 0) {
+            heapKeys[i] = key;
+            heapArrivals[i] = arrival;
+        }
+    }
+
+    private static boolean less(final long k1, final long a1, final long k2, final long a2) {
+        return k1 < k2 || (k1 == k2 && a1 < a2);
+    }
+
+    /** Counters over the entries emitted in sorted order so far. */
+    private static final class Tally {
+        long emitted;
+        boolean hasEmitted;
+        long lastEmitted;
         long k;
         long l;
-        long minRemovals;
-        long runs;
         long duplicates;
-        long late;
+        long outliers;
+        long removals;
 
-        Totals(final StreamingSortednessEstimator e) {
-            n = e.n;
-            k = e.k;
-            l = e.l;
-            minRemovals = e.minRemovals;
-            runs = e.runs;
-            duplicates = e.duplicates;
-        }
-
-        void addWindow(final long[] keys, final int count, final boolean hasEarlier, final long earlierMax,
-                       final boolean hasLast, final long last) {
-            if (count == 0) {
+        void emit(final long key, final long arrival, final int window) {
+            final long rank = emitted++;
+            if (hasEmitted && key < lastEmitted) {
+                // Arrived more than a window late: displaced by at least the window. It still takes a rank so
+                // that later ranks line up with arrivals again.
+                outliers++;
+                k++;
+                l = Math.max(l, window);
                 return;
             }
-            final SortednessReport w = Sortedness.measure(keys, 0, count);
-            n += count;
-            k += w.k();
-            l = Math.max(l, w.l());
-            minRemovals += w.minRemovals();
-            duplicates += w.duplicates();
-            runs += w.runs();
-            if (hasLast && keys[0] >= last) {
-                runs--; // the last run of the previous window continues
+            if (hasEmitted && key == lastEmitted) {
+                duplicates++;
             }
-            if (hasEarlier) {
-                for (int i = 0; i < count; i++) {
-                    if (keys[i] < earlierMax) {
-                        late++;
-                        l = Math.max(l, i + 1);
-                    }
-                }
-                k += late;
+            if (rank != arrival) {
+                k++;
+                l = Math.max(l, Math.abs(rank - arrival));
             }
+            hasEmitted = true;
+            lastEmitted = key;
+        }
+
+        Tally copy() {
+            final Tally t = new Tally();
+            t.emitted = emitted;
+            t.hasEmitted = hasEmitted;
+            t.lastEmitted = lastEmitted;
+            t.k = k;
+            t.l = l;
+            t.duplicates = duplicates;
+            t.outliers = outliers;
+            t.removals = removals;
+            return t;
         }
     }
 }

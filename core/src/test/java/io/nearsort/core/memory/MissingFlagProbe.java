@@ -1,0 +1,20 @@
+package io.nearsort.core.memory;
+
+import io.nearsort.core.Indexes;
+
+/** Started in a child JVM without the export flag by {@link MissingAgronaFlagTest}. */
+public final class MissingFlagProbe {
+    private MissingFlagProbe() {
+    }
+
+    public static void main(final String[] args) {
+        try {
+            Indexes.bPlusTree().build().close();
+            System.out.println("built without the flag");
+            System.exit(0);
+        } catch (final IllegalStateException e) {
+            System.out.println(e.getMessage());
+            System.exit(3);
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package io.nearsort.core.sortedness;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Both sorts against a stable oracle ({@link Arrays#sort} of boxed (key, arrival) pairs). Values carry the
+ * arrival index so any instability among equal keys shows.
+ */
+class SortTest {
+
+    private static long[][] withArrivalValues(final long[] keys) {
+        final long[] values = new long[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            values[i] = i;
+        }
+        return new long[][] {keys.clone(), values};
+    }
+
+    private static long[][] oracle(final long[] keys) {
+        final Integer[] order = new Integer[keys.length];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, Comparator.comparingLong(i -> keys[i])); // TimSort: stable
+        final long[] k = new long[keys.length];
+        final long[] v = new long[keys.length];
+        for (int i = 0; i < order.length; i++) {
+            k[i] = keys[order[i]];
+            v[i] = order[i];
+        }
+        return new long[][] {k, v};
+    }
+
+    private static long[] withDuplicates(final long[] keys, final SplittableRandom random) {
+        final long[] out = keys.clone();
+        for (int i = 0; i < out.length; i++) {
+            if (random.nextInt(4) == 0) {
+                out[i] = out[Math.max(0, i - random.nextInt(5))];
+            }
+        }
+        return out;
+    }
+
+    @ParameterizedTest(name = "n={0} K={1}% L={2}%")
+    @CsvSource({"0,0,0", "1,0,0", "2,100,100", "100,10,5", "10000,5,5", "10000,20,1", "50000,1,50",
+        "50000,50,50", "50000,100,100"})
+    void mergeSortIsAStableSort(final int n, final double k, final double l) {
+        final SplittableRandom random = new SplittableRandom(n);
+        final long[] keys = withDuplicates(KLGenerator.generate(n, k, l, 5), random);
+        final long[][] data = withArrivalValues(keys);
+        new StableMergeSort().sort(data[0], data[1], 0, n);
+        final long[][] expected = oracle(keys);
+        assertArrayEquals(expected[0], data[0]);
+        assertArrayEquals(expected[1], data[1], "equal keys keep arrival order");
+    }
+
+    @ParameterizedTest(name = "n={0} K={1}% L={2}% estimates {3}")
+    @CsvSource({"10000,5,5,exact", "10000,20,1,exact", "50000,10,2,exact", "50000,2,10,exact",
+        "50000,10,2,low", "50000,50,50,low", "50000,0,0,exact", "20000,100,100,low"})
+    void klAdaptiveSortIsAStableSortAndFallsBackOnUnderestimates(final int n, final double k, final double l,
+                                                                 final String estimates) {
+        final long[] keys = withDuplicates(KLGenerator.generate(n, k, l, 6), new SplittableRandom(n));
+        final SortednessReport measured = Sortedness.measure(keys);
+        final boolean exact = estimates.equals("exact");
+        final int kEstimate = exact ? (int) measured.k() : (int) measured.k() / 100;
+        final int lEstimate = exact ? (int) measured.l() : (int) measured.l() / 100;
+        final long[][] data = withArrivalValues(keys);
+        final KLAdaptiveSort.Outcome outcome = new KLAdaptiveSort().sort(data[0], data[1], 0, n, kEstimate,
+                lEstimate);
+        final long[][] expected = oracle(keys);
+        assertArrayEquals(expected[0], data[0]);
+        assertArrayEquals(expected[1], data[1], "equal keys keep arrival order");
+        if (exact) {
+            assertEquals(KLAdaptiveSort.Outcome.ADAPTIVE, outcome, "true K and L never need the fallback");
+        } else if (measured.k() > 100) {
+            assertEquals(KLAdaptiveSort.Outcome.FELL_BACK_TO_MERGE_SORT, outcome, "underestimates are detected");
+        }
+    }
+
+    @Test
+    void klAdaptiveSortOnSubRangesLeavesTheRestAlone() {
+        final long[] keys = {9, 9, 5, 4, 3, 2, 1, 0, 0};
+        final long[] values = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+        new KLAdaptiveSort().sort(keys, values, 2, 7, 5, 5);
+        assertArrayEquals(new long[] {9, 9, 1, 2, 3, 4, 5, 0, 0}, keys);
+        assertArrayEquals(new long[] {0, 1, 6, 5, 4, 3, 2, 7, 8}, values);
+        assertThrows(IllegalArgumentException.class, () -> new KLAdaptiveSort().sort(keys, values, 0, 1, -1, 0));
+    }
+
+    @Test
+    void theChooserFollowsSwareIVC() {
+        final AdaptiveSorter sorter = new AdaptiveSorter();
+        assertTrue(sorter.prefersAdaptive(1000, 199, 900), "K < 20%");
+        assertTrue(sorter.prefersAdaptive(1000, 900, 49), "L < 5%");
+        assertFalse(sorter.prefersAdaptive(1000, 200, 50), "K >= 20% and L >= 5%");
+        // Small buffers: thresholds are fractions, not integer divisions that round to zero.
+        assertTrue(sorter.prefersAdaptive(10, 1, 9));
+        final AdaptiveSorter osm = new AdaptiveSorter(0.10, 0.05);
+        assertFalse(osm.prefersAdaptive(1000, 150, 60));
+        assertThrows(IllegalArgumentException.class, () -> new AdaptiveSorter(1.5, 0.05));
+        assertThrows(IllegalArgumentException.class, () -> new AdaptiveSorter(0.2, Double.NaN));
+
+        final long[] near = KLGenerator.generate(10_000, 2, 1, 3);
+        final long[][] a = withArrivalValues(near);
+        assertEquals(AdaptiveSorter.Algorithm.KL_ADAPTIVE, sorter.sort(a[0], a[1], 0, near.length, 200, 100));
+        final long[] scrambled = KLGenerator.workload(10_000).scrambled(true).seed(3).generate();
+        final long[][] b = withArrivalValues(scrambled);
+        assertEquals(AdaptiveSorter.Algorithm.MERGE_SORT, sorter.sort(b[0], b[1], 0, 10_000, 10_000, 10_000));
+        final long[][] c = withArrivalValues(scrambled);
+        assertEquals(AdaptiveSorter.Algorithm.KL_ADAPTIVE_FELL_BACK, sorter.sort(c[0], c[1], 0, 10_000, 10, 10));
+        assertArrayEquals(b[0], c[0]);
+        assertEquals(1, sorter.adaptiveSorts());
+        assertEquals(1, sorter.mergeSorts());
+        assertEquals(1, sorter.fallbacks());
+    }
+}

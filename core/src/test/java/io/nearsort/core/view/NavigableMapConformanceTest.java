@@ -1,0 +1,119 @@
+package io.nearsort.core.view;
+
+import com.google.common.collect.testing.NavigableMapTestSuiteBuilder;
+import com.google.common.collect.testing.SampleElements;
+import com.google.common.collect.testing.TestSortedMapGenerator;
+import com.google.common.collect.testing.features.CollectionFeature;
+import com.google.common.collect.testing.features.CollectionSize;
+import com.google.common.collect.testing.features.MapFeature;
+import io.nearsort.core.Indexes;
+import io.nearsort.core.LongIndex;
+import io.nearsort.core.testing.GuavaSuites;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.TestFactory;
+
+import java.util.AbstractMap.SimpleImmutableEntry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map.Entry;
+import java.util.NavigableMap;
+import java.util.SortedMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Guava's testlib {@code NavigableMapTestSuiteBuilder}, an independent conformance suite for the
+ * {@code java.util.NavigableMap} contract (it derives the descending, sub-, head- and tail-map and key-set
+ * suites itself), run against the B+-tree's view with small nodes.
+ */
+class NavigableMapConformanceTest {
+    private static final List<LongIndex> CREATED = new ArrayList<>();
+
+    @TestFactory
+    DynamicNode bPlusTreeView() {
+        final junit.framework.Test suite = NavigableMapTestSuiteBuilder
+                .using(new Generator())
+                .named("BPlusTree.asNavigableMap")
+                .withFeatures(MapFeature.GENERAL_PURPOSE, CollectionFeature.SUPPORTS_ITERATOR_REMOVE,
+                        CollectionFeature.KNOWN_ORDER, CollectionSize.ANY)
+                .createTestSuite();
+        return GuavaSuites.toDynamic(suite, NavigableMapConformanceTest::closeCreated);
+    }
+
+    private static void closeCreated() {
+        for (final LongIndex index : CREATED) {
+            index.close();
+            assertEquals(0, ((io.nearsort.core.btree.BPlusTree) index).bytesInUse(), "bytesInUse after close");
+        }
+        CREATED.clear();
+    }
+
+    /** Creates views over fresh trees; sample keys include the extremes of the key domain. */
+    private static final class Generator implements TestSortedMapGenerator<Long, Long> {
+        private static Entry<Long, Long> entry(final long key, final long value) {
+            return new SimpleImmutableEntry<>(key, value);
+        }
+
+        @Override
+        public SampleElements<Entry<Long, Long>> samples() {
+            return new SampleElements<>(entry(-5L, Long.MIN_VALUE), entry(0L, 10L), entry(7L, -1L),
+                    entry(1000L, Long.MAX_VALUE), entry(5000L, 0L));
+        }
+
+        @Override
+        public SortedMap<Long, Long> create(final Object... entries) {
+            final LongIndex index = Indexes.bPlusTree().pageSize(512).splitRatio(0.8).tailLeafInserts(true).build();
+            CREATED.add(index);
+            final NavigableMap<Long, Long> map = index.asNavigableMap();
+            for (final Object o : entries) {
+                @SuppressWarnings("unchecked")
+                final Entry<Long, Long> e = (Entry<Long, Long>) o;
+                map.put(e.getKey(), e.getValue());
+            }
+            return map;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public Entry<Long, Long>[] createArray(final int length) {
+            return (Entry<Long, Long>[]) new Entry<?, ?>[length];
+        }
+
+        @Override
+        public Iterable<Entry<Long, Long>> order(final List<Entry<Long, Long>> insertionOrder) {
+            final List<Entry<Long, Long>> sorted = new ArrayList<>(insertionOrder);
+            sorted.sort(Entry.comparingByKey());
+            return sorted;
+        }
+
+        @Override
+        public Long[] createKeyArray(final int length) {
+            return new Long[length];
+        }
+
+        @Override
+        public Long[] createValueArray(final int length) {
+            return new Long[length];
+        }
+
+        @Override
+        public Entry<Long, Long> belowSamplesLesser() {
+            return entry(Long.MIN_VALUE, 1L);
+        }
+
+        @Override
+        public Entry<Long, Long> belowSamplesGreater() {
+            return entry(-1000L, 2L);
+        }
+
+        @Override
+        public Entry<Long, Long> aboveSamplesLesser() {
+            return entry(Long.MAX_VALUE - 1, 3L);
+        }
+
+        @Override
+        public Entry<Long, Long> aboveSamplesGreater() {
+            return entry(Long.MAX_VALUE, 4L);
+        }
+    }
+}
