@@ -68,6 +68,43 @@ class BPlusTreeOracleTest {
         }
     }
 
+    /** The OSM-tree §5 grid, plus scrambled, through every ingestion path. */
+    static Stream<Arguments> grid() {
+        final double[] ks = {0, 1, 5, 10, 15, 25, 50};
+        final double[] ls = {1, 5, 10, 25, 50};
+        final Stream<Arguments> nearSorted = java.util.Arrays.stream(ks).boxed()
+                .flatMap(k -> java.util.Arrays.stream(ls).mapToObj(l -> Arguments.of(k, l, false)));
+        return Stream.concat(nearSorted, Stream.of(Arguments.of(0.0, 0.0, true)));
+    }
+
+    @ParameterizedTest(name = "K={0}% L={1}% scrambled={2}")
+    @MethodSource("grid")
+    void generatedWorkloadsAcrossTheGrid(final double k, final double l, final boolean scrambled) {
+        final long[] keys = io.nearsort.core.sortedness.KLGenerator.workload(30_000).kPercent(k).lPercent(l)
+                .scrambled(scrambled).randomGaps(5).seed(99).generate();
+        final java.util.TreeMap<Long, Long> oracle = new java.util.TreeMap<>();
+        for (final long key : keys) {
+            oracle.put(key, ~key);
+        }
+        for (final double ratio : new double[] {0.5, 0.8}) {
+            for (final boolean tail : new boolean[] {false, true}) {
+                try (BPlusTree tree = Indexes.bPlusTree().pageSize(1024).splitRatio(ratio).tailLeafInserts(tail)
+                        .build()) {
+                    for (final long key : keys) {
+                        tree.put(key, ~key);
+                    }
+                    TreeValidator.check(tree);
+                    assertEquals(oracle, tree.asNavigableMap());
+                    for (int i = 0; i < keys.length; i += 3) {
+                        tree.remove(keys[i]);
+                    }
+                    TreeValidator.check(tree);
+                    assertEquals(keys.length - (keys.length + 2) / 3, tree.size());
+                }
+            }
+        }
+    }
+
     static Stream<Long> seeds() {
         return Stream.of(11L, 12L, 13L);
     }

@@ -1,0 +1,71 @@
+package io.nearsort.jmh;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Ingestion of n generated keys into each structure: the time of one whole ingest (single shot), fresh
+ * structure every iteration.
+ *
+ * <pre>
+ * mvn -q -B package -DskipTests
+ * java -jar jmh/target/benchmarks.jar IngestBenchmark -p n=10000000 -rf json -rff ingest.json
+ * </pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 1)
+@Measurement(iterations = 3)
+@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+    "-Dagrona.disable.bounds.checks=true", "-Xms8g", "-Xmx8g"})
+public class IngestBenchmark {
+    @Param({"10000000"})
+    int n;
+
+    @Param({"SORTED", "K5_L5", "SCRAMBLED"})
+    Workload workload;
+
+    @Param({"BPLUS", "BPLUS_TAIL_BULK", "TREEMAP", "SKIPLIST"})
+    Structure structure;
+
+    private long[] keys;
+    private Structure.Target target;
+
+    @Setup(Level.Trial)
+    public void generate() {
+        keys = workload.keys(n);
+    }
+
+    @Setup(Level.Iteration)
+    public void createStructure() {
+        target = structure.create();
+    }
+
+    @TearDown(Level.Iteration)
+    public void closeStructure() {
+        if (target.size() != n) {
+            throw new IllegalStateException(structure + " holds " + target.size() + " entries, expected " + n);
+        }
+        target.close();
+    }
+
+    @Benchmark
+    public Structure.Target ingest() {
+        target.ingest(keys, keys);
+        return target;
+    }
+}

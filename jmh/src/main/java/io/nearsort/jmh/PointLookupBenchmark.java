@@ -1,0 +1,77 @@
+package io.nearsort.jmh;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Uniformly random point lookups of present keys after ingesting n generated keys; nanoseconds per lookup.
+ *
+ * <pre>
+ * mvn -q -B package -DskipTests
+ * java -jar jmh/target/benchmarks.jar PointLookupBenchmark -p n=10000000 -rf json -rff lookup.json
+ * </pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 3, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+    "-Dagrona.disable.bounds.checks=true", "-Xms8g", "-Xmx8g"})
+public class PointLookupBenchmark {
+    private static final int PROBES = 1 << 16;
+
+    @Param({"10000000"})
+    int n;
+
+    @Param({"K5_L5", "SCRAMBLED"})
+    Workload workload;
+
+    @Param({"BPLUS", "BPLUS_TAIL_BULK", "TREEMAP", "SKIPLIST"})
+    Structure structure;
+
+    private Structure.Target target;
+    private long[] probes;
+
+    @Setup(Level.Trial)
+    public void ingest() {
+        final long[] keys = workload.keys(n);
+        target = structure.create();
+        target.ingest(keys, keys);
+        final SplittableRandom random = new SplittableRandom(7);
+        probes = new long[PROBES];
+        for (int i = 0; i < PROBES; i++) {
+            probes[i] = keys[random.nextInt(n)];
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void close() {
+        target.close();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(PROBES)
+    public long lookup() {
+        long sum = 0;
+        for (final long probe : probes) {
+            sum += target.get(probe);
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,122 @@
+package io.nearsort.jmh;
+
+import io.nearsort.core.Indexes;
+import io.nearsort.core.btree.BPlusTree;
+import io.nearsort.core.ingest.RunAppender;
+
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+/** The structures benchmarked side by side, behind one ingestion and lookup interface. */
+public enum Structure {
+    /** The SWARE paper's baseline B+-tree: 50:50 splits, top-inserts only. */
+    BPLUS {
+        @Override
+        Target create() {
+            return new TreeTarget(Indexes.bPlusTree().build(), false);
+        }
+    },
+    /** The B+-tree with SWARE §III's elements: 80:20 splits, tail-leaf inserts, bulk append of sorted runs. */
+    BPLUS_TAIL_BULK {
+        @Override
+        Target create() {
+            return new TreeTarget(Indexes.bPlusTree().splitRatio(0.8).tailLeafInserts(true).build(), true);
+        }
+    },
+    /** {@link TreeMap}: the JDK's red-black tree. */
+    TREEMAP {
+        @Override
+        Target create() {
+            return new MapTarget(new TreeMap<>());
+        }
+    },
+    /** {@link ConcurrentSkipListMap}: the JDK's concurrent ordered map. */
+    SKIPLIST {
+        @Override
+        Target create() {
+            return new MapTarget(new ConcurrentSkipListMap<>());
+        }
+    };
+
+    abstract Target create();
+
+    /** One structure instance under test. */
+    interface Target extends AutoCloseable {
+        void ingest(long[] keys, long[] values);
+
+        long get(long key);
+
+        long size();
+
+        @Override
+        void close();
+    }
+
+    private static final class TreeTarget implements Target {
+        private final BPlusTree tree;
+        private final boolean appendRuns;
+
+        TreeTarget(final BPlusTree tree, final boolean appendRuns) {
+            this.tree = tree;
+            this.appendRuns = appendRuns;
+        }
+
+        @Override
+        public void ingest(final long[] keys, final long[] values) {
+            if (appendRuns) {
+                new RunAppender(tree, 16).ingest(keys, values, 0, keys.length);
+            } else {
+                for (int i = 0; i < keys.length; i++) {
+                    tree.put(keys[i], values[i]);
+                }
+            }
+        }
+
+        @Override
+        public long get(final long key) {
+            return tree.getOrDefault(key, -1L);
+        }
+
+        @Override
+        public long size() {
+            return tree.size();
+        }
+
+        @Override
+        public void close() {
+            tree.close();
+        }
+    }
+
+    private static final class MapTarget implements Target {
+        private final NavigableMap<Long, Long> map;
+
+        MapTarget(final NavigableMap<Long, Long> map) {
+            this.map = map;
+        }
+
+        @Override
+        public void ingest(final long[] keys, final long[] values) {
+            for (int i = 0; i < keys.length; i++) {
+                map.put(keys[i], values[i]);
+            }
+        }
+
+        @Override
+        public long get(final long key) {
+            final Long value = map.get(key);
+            return value == null ? -1L : value;
+        }
+
+        @Override
+        public long size() {
+            return map.size();
+        }
+
+        @Override
+        public void close() {
+            map.clear();
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package io.nearsort.jmh;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** Every benchmarked structure holds exactly the generated keys after ingest, so the timings compare equals. */
+class BenchmarkSanityTest {
+
+    @Test
+    void everyStructureIngestsEveryWorkloadCorrectly() {
+        for (final Workload workload : Workload.values()) {
+            final long[] keys = workload.keys(50_000);
+            final long[] values = Arrays.stream(keys).map(k -> ~k).toArray();
+            for (final Structure structure : Structure.values()) {
+                try (Structure.Target target = structure.create()) {
+                    target.ingest(keys, values);
+                    assertEquals(keys.length, target.size(), structure + " " + workload);
+                    for (final long key : keys) {
+                        assertEquals(~key, target.get(key), structure + " " + workload + " key " + key);
+                    }
+                    assertEquals(-1L, target.get(0), "absent key");
+                }
+            }
+        }
+    }
+}
