@@ -1,6 +1,7 @@
 package io.nearsort.core;
 
 import io.nearsort.core.btree.BPlusTreeBuilder;
+import io.nearsort.core.sware.SortednessAwareIndexBuilder;
 
 /**
  * Entry points of nearsort: each returns a validated builder whose defaults are the papers'.
@@ -20,5 +21,13 @@ public final class Indexes {
      */
     public static BPlusTreeBuilder bPlusTree() {
         return new BPlusTreeBuilder();
+    }
+
+    /**
+     * The SA B+-tree (OSM-tree): the SWARE buffer over a B+-tree. Defaults are SWARE §V's tuning; see
+     * {@link SortednessAwareIndexBuilder}.
+     */
+    public static SortednessAwareIndexBuilder saBPlusTree() {
+        return new SortednessAwareIndexBuilder();
     }
 }

@@ -17,7 +17,10 @@ import java.util.Objects;
  * of SWARE §III: top-inserts through the root, right-most (tail) leaf insertion, bulk append of sorted runs and
  * configurable leaf and internal split ratios. Build one with {@link io.nearsort.core.Indexes#bPlusTree()}.
  *
- * <p>Not thread-safe: confine an instance to one thread at a time (the SA variants add concurrency).
+ * <p>Not thread-safe for writes: a write must not overlap any other call. Reads ({@link #getOrDefault},
+ * {@link #containsKey}, {@link #lastKey}, {@link #forEachInRange}, and each thread's own cursors) keep no
+ * shared state, so many threads may read at once while nobody writes; the SA variants build their
+ * concurrency on that.
  *
  * <h2>Design</h2>
  * Nodes are pages laid out by {@link NodeDescriptor}; leaves are doubly linked for scans in both directions.
@@ -44,7 +47,6 @@ public final class BPlusTree implements AppendableLongIndex {
     private final Node node;
     private final Node sibling;
     private final Node parent;
-    private final Node readNode;
     private final long[] scratchKeys;
     private final long[] scratchChildren;
 
@@ -83,7 +85,6 @@ public final class BPlusTree implements AppendableLongIndex {
         this.node = new Node(pageSize);
         this.sibling = new Node(pageSize);
         this.parent = new Node(pageSize);
-        this.readNode = new Node(pageSize);
         this.scratchKeys = new long[internalCapacity + 1];
         this.scratchChildren = new long[internalCapacity + 2];
         this.root = arena.allocate();
@@ -98,17 +99,18 @@ public final class BPlusTree implements AppendableLongIndex {
     @Override
     public long getOrDefault(final long key, final long defaultValue) {
         ensureOpen();
-        final Node leaf = readNode.wrap(findLeaf(key, readNode));
-        final int pos = leaf.lowerBound(key);
-        return pos < leaf.count() && leaf.key(pos) == key ? leaf.slot(pos) : defaultValue;
+        final long leaf = findLeaf(key);
+        final int pos = Node.lowerBoundAt(leaf, key);
+        return pos < Node.countAt(leaf) && Node.keyAt(leaf, pos) == key
+                ? Node.slotAt(leaf, leafCapacity, pos) : defaultValue;
     }
 
     @Override
     public boolean containsKey(final long key) {
         ensureOpen();
-        final Node leaf = readNode.wrap(findLeaf(key, readNode));
-        final int pos = leaf.lowerBound(key);
-        return pos < leaf.count() && leaf.key(pos) == key;
+        final long leaf = findLeaf(key);
+        final int pos = Node.lowerBoundAt(leaf, key);
+        return pos < Node.countAt(leaf) && Node.keyAt(leaf, pos) == key;
     }
 
     @Override
@@ -118,7 +120,7 @@ public final class BPlusTree implements AppendableLongIndex {
         if (lo > hi) {
             return 0;
         }
-        // A private flyweight: the consumer may call reads of this tree, which reuse readNode.
+        // A private flyweight: scans may run in several threads at once, and the consumer may read this tree.
         final Node leaf = newFlyweight();
         leaf.wrap(findLeaf(lo, leaf));
         int pos = leaf.lowerBound(lo);
@@ -158,8 +160,8 @@ public final class BPlusTree implements AppendableLongIndex {
         if (size == 0) {
             throw new NoSuchElementException("the tree is empty");
         }
-        final Node tail = readNode.wrap(rightSpine[0]);
-        return tail.key(tail.count() - 1);
+        final long tail = rightSpine[0];
+        return Node.keyAt(tail, Node.countAt(tail) - 1);
     }
 
     @Override
@@ -502,6 +504,18 @@ public final class BPlusTree implements AppendableLongIndex {
     }
 
     // ------------------------------------------------------------------ navigation
+
+    /**
+     * The leaf whose key range holds {@code key}, read without flyweight state: the read paths
+     * ({@link #getOrDefault}, {@link #containsKey}) may run in many threads at once while no thread writes.
+     */
+    private long findLeaf(final long key) {
+        long page = root;
+        for (int level = height - 1; level >= 1; level--) {
+            page = Node.slotAt(page, internalCapacity, Node.upperBoundAt(page, key));
+        }
+        return page;
+    }
 
     /** The leaf whose key range holds {@code key}, found with {@code flyweight}. */
     long findLeaf(final long key, final Node flyweight) {

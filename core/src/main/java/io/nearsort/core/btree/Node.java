@@ -173,6 +173,56 @@ final class Node {
         }
     }
 
+    // ------------------------------------------------------------------ stateless reads
+    // Used by the read paths that many threads may run at once (no flyweight state is shared).
+
+    /** Whether the page at {@code page} is a leaf. */
+    static boolean isLeafAt(final long page) {
+        return UnsafeApi.getInt(page + KIND_OFFSET) == KIND_LEAF;
+    }
+
+    static int countAt(final long page) {
+        return UnsafeApi.getInt(page + COUNT_OFFSET);
+    }
+
+    static long keyAt(final long page, final int index) {
+        return UnsafeApi.getLong(page + keyOffset(index));
+    }
+
+    static long slotAt(final long page, final int capacity, final int index) {
+        return UnsafeApi.getLong(page + NodeDescriptor.slotOffset(capacity, index));
+    }
+
+    /** {@link #lowerBound} of the node at {@code page}. */
+    static int lowerBoundAt(final long page, final long key) {
+        int lo = 0;
+        int hi = countAt(page);
+        while (lo < hi) {
+            final int mid = (lo + hi) >>> 1;
+            if (keyAt(page, mid) < key) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** {@link #upperBound} of the node at {@code page}. */
+    static int upperBoundAt(final long page, final long key) {
+        int lo = 0;
+        int hi = countAt(page);
+        while (lo < hi) {
+            final int mid = (lo + hi) >>> 1;
+            if (keyAt(page, mid) <= key) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
     private void move(final int fromOffset, final int toOffset, final int n) {
         if (n <= 0) {
             return;

@@ -1,0 +1,466 @@
+package io.nearsort.core.sware;
+
+import io.nearsort.core.AppendableLongIndex;
+import io.nearsort.core.IndexStats;
+import io.nearsort.core.LongCursor;
+import io.nearsort.core.LongIndex;
+import io.nearsort.core.LongLongConsumer;
+import io.nearsort.core.sortedness.AdaptiveSorter;
+import io.nearsort.core.sortedness.StableMergeSort;
+import io.nearsort.core.view.LongIndexMapView;
+
+import java.util.ConcurrentModificationException;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * A sortedness-aware index (SWARE, ICDE; OSM-tree, VLDB): the SWARE buffer in front of any tree that supports
+ * bulk append. Over a B+-tree ({@link io.nearsort.core.Indexes#saBPlusTree()}) this is the SA B+-tree.
+ *
+ * <p>Writes go to the buffer; when it is full, the sorted prefix up to {@code lastSortedZone} is flushed
+ * without sorting if it lies in the first half, otherwise the buffer is sorted ((K,L)-adaptive or merge sort,
+ * §IV-C) and the first {@code flushFraction} is flushed; each flushed zone is bulk-appended when its first key
+ * exceeds the tree's largest key and top-inserted otherwise, re-checking every zone (§IV-A). Point reads check
+ * the buffer's zonemap, the unsorted section newest-first behind Bloom filters and zonemaps, the sorted runs
+ * with interpolation search, then the tree (§IV-B). Deletes inside the buffer's key range are buffered as
+ * tombstones, others go to the tree (§IV-D).
+ *
+ * <h2>Thread safety and guarantees</h2>
+ * Safe for any number of threads. Writes ({@link #put}, {@link #remove}) hold an exclusive lock, reads a shared
+ * lock; a read that triggers query-driven sorting (§IV-C) takes the exclusive lock for the sort and downgrades.
+ * Every operation is linearizable: a {@code put} that returned is visible to every later read in any thread,
+ * and a thread always reads its own writes. A scan's consumer and a cursor's caller may read the index but
+ * must not write to it from inside a scan ({@link ConcurrentModificationException}). This readers-writer
+ * scheme is coarser than the paper's per-zone append locks: appends are serialised.
+ */
+public final class SortednessAwareIndex implements LongIndex {
+    private static final String NAME = "SA B+-tree";
+
+    private final AppendableLongIndex tree;
+    private final SwareBuffer buffer;
+    private final AdaptiveSorter sorter;
+    private final double flushFraction;
+    private final int queryDrivenSortEntries;
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private final SwareCounters counters = new SwareCounters();
+    private long[] stageKeys = new long[0];
+    private long[] stageValues = new long[0];
+    private volatile long modCount;
+    private volatile boolean closed;
+    private volatile long[] sizeCache = {-1, 0}; // {modCount, size}
+    private volatile NavigableMap<Long, Long> view;
+
+    SortednessAwareIndex(final AppendableLongIndex tree, final SortednessAwareIndexBuilder config) {
+        this.tree = Objects.requireNonNull(tree, "tree");
+        final int zoneSize = Math.max(1, Math.min(config.bufferCapacity(), tree.bulkLeafEntries()));
+        this.buffer = new SwareBuffer(config.bufferCapacity(), zoneSize, config.bloomBitsPerEntry());
+        this.sorter = config.newSorter();
+        this.flushFraction = config.flushFraction();
+        this.queryDrivenSortEntries = config.queryDrivenSortThreshold() == 0.0 ? 0
+                : Math.max(1, (int) Math.ceil(config.queryDrivenSortThreshold() * config.bufferCapacity()));
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    @Override
+    public void put(final long key, final long value) {
+        lockForWrite();
+        try {
+            append(key, value, false);
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    @Override
+    public void remove(final long key) {
+        lockForWrite();
+        try {
+            if (buffer.mayContain(key)) {
+                append(key, 0L, true);
+                counters.tombstones++;
+            } else {
+                tree.remove(key);
+                counters.directTreeDeletes++;
+                modCount++;
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /**
+     * Empties the buffer into the tree (a sequence of regular flush cycles ending with a full one). Useful
+     * before a read-mostly phase; never needed for correctness.
+     */
+    public void flush() {
+        lockForWrite();
+        try {
+            while (!buffer.isEmpty()) {
+                flushCycle(true);
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    private void lockForWrite() {
+        if (lock.getReadHoldCount() > 0) {
+            throw new ConcurrentModificationException("cannot write to the index from inside one of its scans");
+        }
+        lock.writeLock().lock();
+        if (closed) {
+            lock.writeLock().unlock();
+            throw new IllegalStateException("SortednessAwareIndex is closed");
+        }
+    }
+
+    private void append(final long key, final long value, final boolean tombstone) {
+        if (buffer.isFull()) {
+            flushCycle(false);
+        }
+        buffer.append(key, value, tombstone);
+        modCount++;
+    }
+
+    /** One flush cycle of SWARE §IV-A; with {@code everything}, flushes the whole (sorted) buffer. */
+    private void flushCycle(final boolean everything) {
+        counters.bufferFlushes++;
+        final int prefix = buffer.flushablePrefix();
+        if (!everything && prefix > 0 && prefix <= buffer.capacity / 2) {
+            // lastSortedZone is in the first half: flush up to it without sorting, then sort the rest.
+            counters.prefixFlushesWithoutSort++;
+            emit(0, prefix, true);
+            buffer.dropPrefix(prefix);
+            buffer.sortAndKeepNewest(0, sorter, counters);
+        } else {
+            buffer.sortAndKeepNewest(0, sorter, counters);
+            final int n = buffer.size;
+            int count = n;
+            if (!everything) {
+                final int zone = buffer.zoneSize;
+                count = Math.min(n, Math.max(zone, (int) (flushFraction * n) / zone * zone));
+            }
+            emit(0, count, false);
+            buffer.dropPrefix(count);
+        }
+        buffer.resetAfterFlush();
+        modCount++;
+    }
+
+    /**
+     * Moves the sorted entries {@code [from, to)} to the tree, a zone (one leaf's worth) at a time: bulk append
+     * when the zone starts above the tree's largest key, top-inserts otherwise, so the flush returns to bulk
+     * loading as soon as it can (§IV-A). With {@code keepLastOfEqual}, only the newest of equal keys is moved.
+     */
+    private void emit(final int from, final int to, final boolean keepLastOfEqual) {
+        final long[] keys = buffer.keys;
+        final long[] values = buffer.values;
+        final boolean[] tombstones = buffer.tombstones;
+        int i = from;
+        while (i < to) {
+            final int zoneEnd = Math.min(to, i + buffer.zoneSize);
+            final boolean aboveTree = tree.isEmpty() || keys[i] > tree.lastKey();
+            int staged = 0;
+            for (int j = i; j < zoneEnd; j++) {
+                if (keepLastOfEqual && j + 1 < to && keys[j + 1] == keys[j]) {
+                    continue;
+                }
+                if (aboveTree) {
+                    // Keys above the tree cannot be in it: a tombstone there has nothing to delete.
+                    if (!tombstones[j]) {
+                        stage(staged++, keys[j], values[j]);
+                    }
+                } else if (tombstones[j]) {
+                    tree.remove(keys[j]);
+                } else {
+                    tree.put(keys[j], values[j]);
+                }
+            }
+            if (staged > 0) {
+                tree.bulkAppend(stageKeys, stageValues, 0, staged);
+            }
+            i = zoneEnd;
+        }
+        counters.flushedEntries += to - from;
+    }
+
+    private void stage(final int at, final long key, final long value) {
+        if (at == stageKeys.length) {
+            stageKeys = java.util.Arrays.copyOf(stageKeys, Math.max(16, at * 2));
+            stageValues = java.util.Arrays.copyOf(stageValues, stageKeys.length);
+        }
+        stageKeys[at] = key;
+        stageValues[at] = value;
+    }
+
+    // ------------------------------------------------------------------ reads
+
+    @Override
+    public long getOrDefault(final long key, final long defaultValue) {
+        lockForRead(false);
+        try {
+            final int pos = findInBuffer(key);
+            if (pos >= 0) {
+                return buffer.tombstones[pos] ? defaultValue : buffer.values[pos];
+            }
+            return tree.getOrDefault(key, defaultValue);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    @Override
+    public boolean containsKey(final long key) {
+        lockForRead(false);
+        try {
+            final int pos = findInBuffer(key);
+            if (pos >= 0) {
+                return !buffer.tombstones[pos];
+            }
+            return tree.containsKey(key);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** The buffer position deciding {@code key} (a value or a tombstone), or -1 to ask the tree (§IV-B). */
+    private int findInBuffer(final long key) {
+        counters.lookups.increment();
+        if (!buffer.mayContain(key)) {
+            counters.bufferSkips.increment();
+            return -1;
+        }
+        int pos = buffer.findInUnsorted(key, counters);
+        if (pos < 0) {
+            pos = buffer.findInSorted(key, counters);
+        }
+        if (pos >= 0) {
+            counters.bufferHits.increment();
+        }
+        return pos;
+    }
+
+    @Override
+    public long forEachInRange(final long lo, final long hi, final LongLongConsumer consumer) {
+        Objects.requireNonNull(consumer, "consumer");
+        lockForRead(false);
+        if (lo <= hi && buffer.overlaps(lo, hi) && buffer.size > buffer.unsortedStart()) {
+            // The merge needs every buffer component sorted (§IV-C): sort the unsorted section first.
+            lock.readLock().unlock();
+            lockForRead(true);
+        }
+        try {
+            if (lo > hi) {
+                return 0;
+            }
+            final long expected = modCount;
+            final MergedScan.Visitor visitor = (k, v) -> {
+                consumer.accept(k, v);
+                if (modCount != expected) {
+                    throw new ConcurrentModificationException("the index was modified during the scan");
+                }
+                return true;
+            };
+            if (!buffer.overlaps(lo, hi)) {
+                return tree.forEachInRange(lo, hi, visitor::visit);
+            }
+            return MergedScan.ascending(buffer, tree, lo, hi, visitor);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Seeks for a {@link SwareCursor}: the first live entry from {@code key} in the given direction, written to
+     * {@code out} as {key, value}; false when there is none.
+     */
+    boolean seek(final long key, final boolean ascending, final long[] out) {
+        lockForRead(true);
+        try {
+            final boolean[] found = {false};
+            final MergedScan.Visitor capture = (k, v) -> {
+                out[0] = k;
+                out[1] = v;
+                found[0] = true;
+                return false;
+            };
+            if (ascending) {
+                MergedScan.ascending(buffer, tree, key, Long.MAX_VALUE, capture);
+            } else {
+                MergedScan.descending(buffer, tree, key, Long.MIN_VALUE, capture);
+            }
+            return found[0];
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Takes the shared lock, first sorting the unsorted section into a query-sorted block (§IV-C) when it has
+     * grown past the threshold or, for merged scans ({@code forScan}), whenever it is not empty.
+     */
+    private void lockForRead(final boolean forScan) {
+        lock.readLock().lock();
+        if (closed) {
+            lock.readLock().unlock();
+            throw new IllegalStateException("SortednessAwareIndex is closed");
+        }
+        if (!needsSort(forScan) || lock.getReadHoldCount() > 1 || lock.isWriteLockedByCurrentThread()) {
+            return; // a nested read inside a scan: the outer scan already sorted, and no write can happen
+        }
+        lock.readLock().unlock();
+        lock.writeLock().lock();
+        try {
+            if (closed) {
+                throw new IllegalStateException("SortednessAwareIndex is closed");
+            }
+            if (needsSort(forScan) && buffer.sortUnsortedIntoBlock(sorter, counters)) {
+                counters.queryDrivenSorts.increment();
+            }
+            lock.readLock().lock(); // downgrade
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    private boolean needsSort(final boolean forScan) {
+        if (forScan) {
+            return buffer.size > buffer.unsortedStart();
+        }
+        return queryDrivenSortEntries > 0 && buffer.unsortedExceeds(queryDrivenSortEntries);
+    }
+
+    @Override
+    public long size() {
+        lockForRead(false);
+        try {
+            final long[] cached = sizeCache;
+            if (cached[0] == modCount) {
+                return cached[1];
+            }
+            final long size = tree.size() + bufferSizeDelta();
+            sizeCache = new long[] {modCount, size};
+            return size;
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Entries the buffer adds to (new keys) or removes from (tombstones of tree keys) the tree's count. */
+    private long bufferSizeDelta() {
+        final int n = buffer.size;
+        if (n == 0) {
+            return 0;
+        }
+        final long[] keys = java.util.Arrays.copyOf(buffer.keys, n);
+        final long[] positions = new long[n];
+        for (int i = 0; i < n; i++) {
+            positions[i] = i;
+        }
+        StableMergeSort.sortStable(keys, positions, 0, n);
+        long delta = 0;
+        for (int i = 0; i < n; i++) {
+            if (i + 1 < n && keys[i + 1] == keys[i]) {
+                continue; // only the newest version of a key counts
+            }
+            final boolean inTree = tree.containsKey(keys[i]);
+            if (buffer.tombstones[(int) positions[i]]) {
+                delta -= inTree ? 1 : 0;
+            } else {
+                delta += inTree ? 0 : 1;
+            }
+        }
+        return delta;
+    }
+
+    @Override
+    public LongCursor cursor() {
+        ensureOpen();
+        return new SwareCursor(this);
+    }
+
+    @Override
+    public NavigableMap<Long, Long> asNavigableMap() {
+        ensureOpen();
+        NavigableMap<Long, Long> v = view;
+        if (v == null) {
+            v = new LongIndexMapView(this);
+            view = v;
+        }
+        return v;
+    }
+
+    // ------------------------------------------------------------------ statistics and lifecycle
+
+    @Override
+    public IndexStats stats() {
+        lockForRead(false);
+        try {
+            final IndexStats treeStats = tree.stats();
+            final IndexStats.Builder stats = IndexStats.builder(NAME);
+            stats.counter(IndexStats.SIZE, tree.size() + bufferSizeDelta());
+            treeStats.counters().forEach((name, value) -> {
+                if (!name.equals(IndexStats.SIZE)) {
+                    stats.counter(name, value);
+                }
+            });
+            stats.counter("bufferEntries", buffer.size)
+                    .counter("bufferCapacity", buffer.capacity)
+                    .counter("zoneSize", buffer.zoneSize)
+                    .counter("lastSortedZone", buffer.lastSortedZone())
+                    .counter("previousBoundary", buffer.previousBoundary)
+                    .counter("querySortedBlocks", buffer.blockCount)
+                    .counter("bloomFilterBytes", buffer.bloomBytes())
+                    .counter(SwareCounters.BUFFER_FLUSHES, counters.bufferFlushes)
+                    .counter(SwareCounters.FLUSHED_ENTRIES, counters.flushedEntries)
+                    .counter(SwareCounters.UNSORTED_PREFIX_FLUSHES, counters.prefixFlushesWithoutSort)
+                    .counter(SwareCounters.KL_SORTS, counters.klSorts)
+                    .counter(SwareCounters.KL_FALLBACKS, counters.klFallbacks)
+                    .counter(SwareCounters.MERGE_SORTS, counters.mergeSorts)
+                    .counter(SwareCounters.QUERY_DRIVEN_SORTS, counters.queryDrivenSorts.sum())
+                    .counter(SwareCounters.TOMBSTONES, counters.tombstones)
+                    .counter(SwareCounters.DIRECT_TREE_DELETES, counters.directTreeDeletes)
+                    .counter(SwareCounters.LOOKUPS, counters.lookups.sum())
+                    .counter(SwareCounters.BUFFER_HITS, counters.bufferHits.sum())
+                    .counter(SwareCounters.BUFFER_SKIPS, counters.bufferSkips.sum())
+                    .counter(SwareCounters.BLOOM_NEGATIVES, counters.bloomNegatives.sum())
+                    .counter(SwareCounters.ZONE_SKIPS, counters.zoneSkips.sum())
+                    .counter(SwareCounters.ZONES_SCANNED, counters.zonesScanned.sum())
+                    .counter(SwareCounters.INTERPOLATION_STEPS, counters.interpolationSteps.sum())
+                    .averageLeafFill(treeStats.averageLeafFill());
+            return stats.build();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Closes the tree (freeing its off-heap memory) and drops the buffer. Idempotent. */
+    @Override
+    public void close() {
+        if (lock.getReadHoldCount() > 0) {
+            throw new ConcurrentModificationException("cannot close the index from inside one of its scans");
+        }
+        lock.writeLock().lock();
+        try {
+            if (!closed) {
+                closed = true;
+                tree.close();
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("SortednessAwareIndex is closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return closed ? NAME + "{closed}" : NAME + "{bufferCapacity=" + buffer.capacity + "}";
+    }
+}

@@ -1,0 +1,138 @@
+package io.nearsort.core.sware;
+
+import io.nearsort.core.AppendableLongIndex;
+import io.nearsort.core.Indexes;
+import io.nearsort.core.btree.BPlusTreeBuilder;
+import io.nearsort.core.sortedness.AdaptiveSorter;
+
+/**
+ * Validated configuration of a {@link SortednessAwareIndex} over a B+-tree (the SA B+-tree, a.k.a. OSM-tree).
+ * Defaults are SWARE §V "SWARE Tuning": flush 50% of the buffer when full, 80:20 leaf and internal splits,
+ * bulk-loaded leaves filled to 95%, query-driven sorting at 10% of the buffer, Bloom filters with 10 bits per
+ * entry, and the (K,L)-adaptive sort when K &lt; 20% or L &lt; 5% of the sorted run (§IV-C).
+ */
+public final class SortednessAwareIndexBuilder {
+    /** Buffer capacity used when none is configured, in entries. */
+    public static final int DEFAULT_BUFFER_CAPACITY = 1 << 20;
+    /** Largest accepted buffer capacity, in entries. */
+    public static final int MAX_BUFFER_CAPACITY = 1 << 28;
+
+    private int bufferCapacity = DEFAULT_BUFFER_CAPACITY;
+    private double flushFraction = 0.5;
+    private double queryDrivenSortThreshold = 0.10;
+    private int bloomBitsPerEntry = 10;
+    private double sortKThreshold = AdaptiveSorter.DEFAULT_K_THRESHOLD;
+    private double sortLThreshold = AdaptiveSorter.DEFAULT_L_THRESHOLD;
+    private final BPlusTreeBuilder tree = Indexes.bPlusTree().splitRatio(0.8).tailLeafInserts(true)
+            .bulkFillFactor(BPlusTreeBuilder.DEFAULT_BULK_FILL_FACTOR);
+
+    /** Use {@link Indexes#saBPlusTree()}. */
+    public SortednessAwareIndexBuilder() {
+    }
+
+    /** Entries the buffer holds, from 1 to 2^28 (default 2^20). */
+    public SortednessAwareIndexBuilder bufferCapacity(final int entries) {
+        if (entries < 1 || entries > MAX_BUFFER_CAPACITY) {
+            throw new IllegalArgumentException("bufferCapacity must be in [1, " + MAX_BUFFER_CAPACITY + "] (got: "
+                    + entries + ")");
+        }
+        this.bufferCapacity = entries;
+        return this;
+    }
+
+    /** Fraction of the (sorted) buffer flushed when it is full and not sorted enough to skip sorting, in (0, 1]. */
+    public SortednessAwareIndexBuilder flushFraction(final double fraction) {
+        if (!(fraction > 0.0 && fraction <= 1.0)) {
+            throw new IllegalArgumentException("flushFraction must be in (0, 1] (got: " + fraction + ")");
+        }
+        this.flushFraction = fraction;
+        return this;
+    }
+
+    /**
+     * Size of the unsorted section, as a fraction of the buffer, above which the next read sorts it into a
+     * query-sorted block (§IV-C), in [0, 1]; 0 turns query-driven sorting off (default 0.10).
+     */
+    public SortednessAwareIndexBuilder queryDrivenSortThreshold(final double fraction) {
+        if (!(fraction >= 0.0 && fraction <= 1.0)) {
+            throw new IllegalArgumentException("queryDrivenSortThreshold must be in [0, 1] (got: " + fraction + ")");
+        }
+        this.queryDrivenSortThreshold = fraction;
+        return this;
+    }
+
+    /** Bits per entry of the global and per-zone Bloom filters, 0 to 64; 0 turns them off (default 10). */
+    public SortednessAwareIndexBuilder bloomBitsPerEntry(final int bits) {
+        if (bits < 0 || bits > 64) {
+            throw new IllegalArgumentException("bloomBitsPerEntry must be in [0, 64] (got: " + bits + ")");
+        }
+        this.bloomBitsPerEntry = bits;
+        return this;
+    }
+
+    /**
+     * Thresholds of the sort choice (§IV-C): the (K,L)-adaptive sort runs when the estimated K is below
+     * {@code kFraction} or the estimated L below {@code lFraction} of the run; both in [0, 1] (default 0.20,
+     * 0.05; the OSM-tree paper used 0.10 for K).
+     */
+    public SortednessAwareIndexBuilder sortThresholds(final double kFraction, final double lFraction) {
+        new AdaptiveSorter(kFraction, lFraction); // validates
+        this.sortKThreshold = kFraction;
+        this.sortLThreshold = lFraction;
+        return this;
+    }
+
+    /** Leaf and internal split ratio of the tree, in [0.5, 0.95] (default 0.8). */
+    public SortednessAwareIndexBuilder splitRatio(final double ratio) {
+        tree.splitRatio(ratio);
+        return this;
+    }
+
+    /** Fill factor of bulk-loaded tree nodes, in [0.5, 1.0] (default 0.95). */
+    public SortednessAwareIndexBuilder bulkFillFactor(final double fillFactor) {
+        tree.bulkFillFactor(fillFactor);
+        return this;
+    }
+
+    /** Tree node size: a power of two from 512 B to 1 MiB (default 4 KiB). */
+    public SortednessAwareIndexBuilder pageSize(final int pageSize) {
+        tree.pageSize(pageSize);
+        return this;
+    }
+
+    /** Whether flushed entries at or above the tree's tail-leaf minimum skip the traversal (default true). */
+    public SortednessAwareIndexBuilder tailLeafInserts(final boolean enabled) {
+        tree.tailLeafInserts(enabled);
+        return this;
+    }
+
+    /** A new, empty SA B+-tree that owns its memory. */
+    public SortednessAwareIndex build() {
+        return over(tree.build());
+    }
+
+    /** A new SA index over {@code tree} (SWARE applies to any tree with bulk append); it takes ownership. */
+    public SortednessAwareIndex over(final AppendableLongIndex tree) {
+        return new SortednessAwareIndex(tree, this);
+    }
+
+    int bufferCapacity() {
+        return bufferCapacity;
+    }
+
+    double flushFraction() {
+        return flushFraction;
+    }
+
+    double queryDrivenSortThreshold() {
+        return queryDrivenSortThreshold;
+    }
+
+    int bloomBitsPerEntry() {
+        return bloomBitsPerEntry;
+    }
+
+    AdaptiveSorter newSorter() {
+        return new AdaptiveSorter(sortKThreshold, sortLThreshold);
+    }
+}

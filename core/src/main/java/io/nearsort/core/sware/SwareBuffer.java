@@ -1,0 +1,352 @@
+package io.nearsort.core.sware;
+
+import io.nearsort.core.sortedness.AdaptiveSorter;
+
+/**
+ * The SWARE buffer (SWARE §IV, OSM-tree §4): a dense array of recent writes organised in zones the size of a
+ * bulk-loaded tree leaf, with per-zone zonemaps and Bloom filters, a global Bloom filter for the unsorted
+ * section, and the markers of Fig. 5.
+ *
+ * <pre>
+ *   0                previousBoundary        blocks (query-sorted)          unsortedStart           size   capacity
+ *   | main sorted section |  block 1  | block 2 | ... |  unsorted section (newest)  |  free  |
+ * </pre>
+ *
+ * <ul>
+ *   <li>{@code previousBoundary}: the main sorted section, retained sorted after the last flush and extended
+ *   while appends stay in order (§IV-B "previous_boundary").</li>
+ *   <li>{@code sortedPrefixEnd}: entries before it are sorted and no later entry overlaps them, so they can be
+ *   flushed without sorting; {@link #lastSortedZone()} is its last whole zone. An out-of-order append that
+ *   overlaps the prefix moves it left to the zone holding the first larger key (Fig. 5b); in-order appends
+ *   at its end move it right (Fig. 5a, 5d).</li>
+ *   <li>Query-sorted blocks (§IV-C): unsorted sections that reads sorted in place.</li>
+ * </ul>
+ *
+ * <p>Among entries with equal keys the one at the higher position is the newer: appends go to the end, and
+ * every reorganisation sorts stably and keeps only the newest version. A tombstone is an entry marking a
+ * delete (§IV-D). Not thread-safe: {@link SortednessAwareIndex} guards it with its lock.
+ */
+final class SwareBuffer {
+    /** More query-sorted blocks than this are merged into one, bounding the runs a lookup searches. */
+    static final int MAX_BLOCKS = 8;
+
+    final int capacity;
+    final int zoneSize;
+    final long[] keys;
+    final long[] values;
+    final boolean[] tombstones;
+    int size;
+    int previousBoundary;
+    private int sortedPrefixEnd;
+    final int[] blockStarts = new int[MAX_BLOCKS + 1];
+    int blockCount;
+    private int blocksEnd;
+
+    private final long[] zoneMin;
+    private final long[] zoneMax;
+    private final BloomFilter[] zoneBlooms;
+    private final BloomFilter globalBloom;
+    private long minKey;
+    private long maxKey;
+
+    /** Running estimates of K and L (counts) since the last reorganisation, for the sort choice (§IV-C). */
+    private long outOfOrderAppends;
+    private long maxDisplacement;
+
+    private long[] scratchKeys = new long[0];
+    private long[] scratchOrder = new long[0];
+
+    SwareBuffer(final int capacity, final int zoneSize, final int bloomBitsPerEntry) {
+        this.capacity = capacity;
+        this.zoneSize = zoneSize;
+        this.keys = new long[capacity];
+        this.values = new long[capacity];
+        this.tombstones = new boolean[capacity];
+        final int zones = (capacity + zoneSize - 1) / zoneSize;
+        this.zoneMin = new long[zones];
+        this.zoneMax = new long[zones];
+        if (bloomBitsPerEntry > 0) {
+            this.zoneBlooms = new BloomFilter[zones];
+            for (int z = 0; z < zones; z++) {
+                zoneBlooms[z] = new BloomFilter(zoneSize, bloomBitsPerEntry);
+            }
+            this.globalBloom = new BloomFilter(capacity, bloomBitsPerEntry);
+        } else {
+            this.zoneBlooms = null;
+            this.globalBloom = null;
+        }
+    }
+
+    boolean isFull() {
+        return size == capacity;
+    }
+
+    boolean isEmpty() {
+        return size == 0;
+    }
+
+    /** Whether {@code key} lies within the buffer's zonemap (§IV-B, Fig. 6). */
+    boolean mayContain(final long key) {
+        return size > 0 && key >= minKey && key <= maxKey;
+    }
+
+    /** Whether {@code [lo, hi]} intersects the buffer's zonemap. */
+    boolean overlaps(final long lo, final long hi) {
+        return size > 0 && lo <= maxKey && hi >= minKey;
+    }
+
+    int unsortedStart() {
+        return blockCount > 0 ? blocksEnd : previousBoundary;
+    }
+
+    /** The last whole zone whose entries can be flushed without sorting, or -1. */
+    int lastSortedZone() {
+        return sortedPrefixEnd / zoneSize - 1;
+    }
+
+    /** Entries that can be flushed without sorting: whole zones up to {@link #lastSortedZone()}, or all. */
+    int flushablePrefix() {
+        return sortedPrefixEnd == size ? size : (sortedPrefixEnd / zoneSize) * zoneSize;
+    }
+
+    long estimatedK() {
+        return outOfOrderAppends;
+    }
+
+    long estimatedL() {
+        return maxDisplacement;
+    }
+
+    long bloomBytes() {
+        if (globalBloom == null) {
+            return 0;
+        }
+        return globalBloom.sizeInBytes() + zoneBlooms.length * zoneBlooms[0].sizeInBytes();
+    }
+
+    /** Appends one write; the buffer must not be full. */
+    void append(final long key, final long value, final boolean tombstone) {
+        final int p = size;
+        keys[p] = key;
+        values[p] = value;
+        tombstones[p] = tombstone;
+        final int zone = p / zoneSize;
+        if (p % zoneSize == 0) {
+            zoneMin[zone] = key;
+            zoneMax[zone] = key;
+            if (zoneBlooms != null) {
+                zoneBlooms[zone].clear();
+            }
+        } else {
+            zoneMin[zone] = Math.min(zoneMin[zone], key);
+            zoneMax[zone] = Math.max(zoneMax[zone], key);
+        }
+        if (globalBloom != null) {
+            zoneBlooms[zone].add(key);
+            globalBloom.add(key);
+        }
+        if (p == 0 || key >= maxKey) {
+            // In order (Fig. 5a, 5d): extends the sorted section and the sorted prefix if appended at their end.
+            if (p == previousBoundary && blockCount == 0) {
+                previousBoundary++;
+            }
+            if (p == sortedPrefixEnd) {
+                sortedPrefixEnd++;
+            }
+        } else {
+            outOfOrderAppends++;
+            if (sortedPrefixEnd > 0 && key < keys[sortedPrefixEnd - 1]) {
+                // Overlaps the sorted prefix (Fig. 5b): cut it before the zone holding the first larger key.
+                final int firstLarger = SortedSearch.upperBound(keys, 0, sortedPrefixEnd, key);
+                maxDisplacement = Math.max(maxDisplacement, p - firstLarger);
+                sortedPrefixEnd = (firstLarger / zoneSize) * zoneSize;
+            } else {
+                // Overlaps only the unsorted tail (Fig. 5c): displaced at least within its zone.
+                maxDisplacement = Math.max(maxDisplacement, p - (long) zone * zoneSize);
+            }
+        }
+        minKey = p == 0 ? key : Math.min(minKey, key);
+        maxKey = p == 0 ? key : Math.max(maxKey, key);
+        size = p + 1;
+    }
+
+    /**
+     * Position of the newest entry for {@code key} in the unsorted section, newest first, consulting the
+     * global Bloom filter, then each zone's zonemap and Bloom filter before scanning it (§IV-B, Fig. 7); -1
+     * when absent.
+     */
+    int findInUnsorted(final long key, final SwareCounters counters) {
+        final int start = unsortedStart();
+        if (start == size) {
+            return -1;
+        }
+        if (globalBloom != null && !globalBloom.mightContain(key)) {
+            counters.bloomNegatives.increment();
+            return -1;
+        }
+        for (int zone = (size - 1) / zoneSize; zone >= start / zoneSize; zone--) {
+            if (key < zoneMin[zone] || key > zoneMax[zone]) {
+                counters.zoneSkips.increment();
+                continue;
+            }
+            if (zoneBlooms != null && !zoneBlooms[zone].mightContain(key)) {
+                counters.bloomNegatives.increment();
+                continue;
+            }
+            counters.zonesScanned.increment();
+            final int from = Math.max(start, zone * zoneSize);
+            for (int i = Math.min(size, (zone + 1) * zoneSize) - 1; i >= from; i--) {
+                if (keys[i] == key) {
+                    return i;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** Position of the newest entry for {@code key} in the query-sorted blocks and the main sorted section. */
+    int findInSorted(final long key, final SwareCounters counters) {
+        final long[] steps = new long[1];
+        try {
+            for (int b = blockCount - 1; b >= 0; b--) {
+                final int end = b + 1 < blockCount ? blockStarts[b + 1] : blocksEnd;
+                final int found = SortedSearch.findLast(keys, blockStarts[b], end, key, steps);
+                if (found >= 0) {
+                    return found;
+                }
+            }
+            return SortedSearch.findLast(keys, 0, previousBoundary, key, steps);
+        } finally {
+            counters.interpolationSteps.add(steps[0]);
+        }
+    }
+
+    /** Whether reads should sort the unsorted section first (§IV-C query-driven sorting). */
+    boolean unsortedExceeds(final int threshold) {
+        return size - unsortedStart() >= threshold;
+    }
+
+    /**
+     * Sorts the unsorted section into a new query-sorted block (§IV-C, Fig. 8); merges the blocks into one
+     * when there are more than {@link #MAX_BLOCKS}.
+     *
+     * @return whether anything was sorted
+     */
+    boolean sortUnsortedIntoBlock(final AdaptiveSorter sorter, final SwareCounters counters) {
+        final int from = unsortedStart();
+        if (from == size) {
+            return false;
+        }
+        sortAndKeepNewest(from, sorter, counters);
+        blockStarts[blockCount++] = from;
+        blocksEnd = size;
+        if (blockCount > MAX_BLOCKS) {
+            sortAndKeepNewest(blockStarts[0], sorter, counters);
+            blockCount = 1;
+            blocksEnd = size;
+        }
+        rebuildZones(from);
+        if (globalBloom != null) {
+            globalBloom.clear();
+        }
+        return true;
+    }
+
+    /**
+     * Sorts {@code [from, size)} stably by key and keeps only the newest entry of each key, shrinking
+     * {@code size}. Position order is recency order, so the last of equal keys after a stable sort is the newest.
+     */
+    void sortAndKeepNewest(final int from, final AdaptiveSorter sorter, final SwareCounters counters) {
+        final int n = size - from;
+        if (n <= 1) {
+            return;
+        }
+        if (scratchKeys.length < n) {
+            scratchKeys = new long[n];
+            scratchOrder = new long[n];
+        }
+        System.arraycopy(keys, from, scratchKeys, 0, n);
+        for (int i = 0; i < n; i++) {
+            scratchOrder[i] = from + i;
+        }
+        final AdaptiveSorter.Algorithm algorithm = sorter.sort(scratchKeys, scratchOrder, 0, n,
+                Math.min(n, outOfOrderAppends), Math.min(n, maxDisplacement));
+        switch (algorithm) {
+            case KL_ADAPTIVE:
+                counters.klSorts++;
+                break;
+            case KL_ADAPTIVE_FELL_BACK:
+                counters.klFallbacks++;
+                break;
+            default:
+                counters.mergeSorts++;
+        }
+        // Gather values and tombstones in sorted order, keeping the last of each run of equal keys.
+        final long[] sortedValues = new long[n];
+        final boolean[] sortedTombstones = new boolean[n];
+        int out = 0;
+        for (int i = 0; i < n; i++) {
+            if (i + 1 < n && scratchKeys[i + 1] == scratchKeys[i]) {
+                continue;
+            }
+            final int source = (int) scratchOrder[i];
+            scratchKeys[out] = scratchKeys[i];
+            sortedValues[out] = values[source];
+            sortedTombstones[out] = tombstones[source];
+            out++;
+        }
+        System.arraycopy(scratchKeys, 0, keys, from, out);
+        System.arraycopy(sortedValues, 0, values, from, out);
+        System.arraycopy(sortedTombstones, 0, tombstones, from, out);
+        size = from + out;
+    }
+
+    /** Drops the first {@code n} entries, moving the rest to the front. */
+    void dropPrefix(final int n) {
+        final int rest = size - n;
+        System.arraycopy(keys, n, keys, 0, rest);
+        System.arraycopy(values, n, values, 0, rest);
+        System.arraycopy(tombstones, n, tombstones, 0, rest);
+        size = rest;
+    }
+
+    /**
+     * Resets the markers after a flush left {@code [0, size)} sorted and free of repeated keys (Fig. 5d): the
+     * whole buffer is the main sorted section and the sorted prefix; no block, no unsorted entry.
+     */
+    void resetAfterFlush() {
+        previousBoundary = size;
+        sortedPrefixEnd = size;
+        blockCount = 0;
+        blocksEnd = 0;
+        outOfOrderAppends = 0;
+        maxDisplacement = 0;
+        rebuildZones(0);
+        if (globalBloom != null) {
+            globalBloom.clear();
+        }
+        if (size > 0) {
+            minKey = keys[0];
+            maxKey = keys[size - 1];
+        }
+    }
+
+    /** Recomputes zonemaps of the zones from the one holding {@code from}; clears their Bloom filters. */
+    private void rebuildZones(final int from) {
+        for (int zone = from / zoneSize; zone * zoneSize < size; zone++) {
+            final int start = zone * zoneSize;
+            final int end = Math.min(size, start + zoneSize);
+            long lo = keys[start];
+            long hi = keys[start];
+            for (int i = start + 1; i < end; i++) {
+                lo = Math.min(lo, keys[i]);
+                hi = Math.max(hi, keys[i]);
+            }
+            zoneMin[zone] = lo;
+            zoneMax[zone] = hi;
+            if (zoneBlooms != null) {
+                zoneBlooms[zone].clear();
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.nearsort.core.sware;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The SWARE buffer's statistics (what SWARE Figures 11 and 13 and Table I report). Read-path counters are
+ * {@link LongAdder}s because queries run concurrently under a shared lock; write-path counters are plain
+ * fields guarded by the exclusive lock.
+ */
+final class SwareCounters {
+    /** Buffer flush cycles (§IV-A). */
+    static final String BUFFER_FLUSHES = "bufferFlushes";
+    /** Entries moved from the buffer to the tree. */
+    static final String FLUSHED_ENTRIES = "flushedEntries";
+    /** Flushes that took the sorted prefix up to lastSortedZone without sorting first (§IV-A). */
+    static final String UNSORTED_PREFIX_FLUSHES = "prefixFlushesWithoutSort";
+    /** Buffer sorts by the (K,L)-adaptive sort (§IV-C). */
+    static final String KL_SORTS = "bufferSortsKLAdaptive";
+    /** Buffer sorts where the (K,L)-adaptive sort detected underestimated K/L and fell back (§IV-C). */
+    static final String KL_FALLBACKS = "bufferSortsKLFallback";
+    /** Buffer sorts by the stable merge sort (§IV-C). */
+    static final String MERGE_SORTS = "bufferSortsMerge";
+    /** Unsorted sections sorted into query-sorted blocks by reads (§IV-C). */
+    static final String QUERY_DRIVEN_SORTS = "queryDrivenSorts";
+    /** Deletes buffered as tombstones (§IV-D). */
+    static final String TOMBSTONES = "bufferedTombstones";
+    /** Deletes outside the buffer's key range applied to the tree directly (§IV-D). */
+    static final String DIRECT_TREE_DELETES = "directTreeDeletes";
+    /** Point lookups. */
+    static final String LOOKUPS = "lookups";
+    /** Point lookups answered by the buffer (a value or a tombstone). */
+    static final String BUFFER_HITS = "bufferHits";
+    /** Lookups that skipped the buffer by its zonemap (§IV-B, Fig. 6). */
+    static final String BUFFER_SKIPS = "bufferZonemapSkips";
+    /** Bloom filter probes that ruled the unsorted section or a zone out (§IV-B, Fig. 7). */
+    static final String BLOOM_NEGATIVES = "bloomNegatives";
+    /** Unsorted zones skipped by their zonemap (§IV-B). */
+    static final String ZONE_SKIPS = "zoneSkips";
+    /** Unsorted zones scanned entry by entry. */
+    static final String ZONES_SCANNED = "zonesScanned";
+    /** Probes made by interpolation (and fallback binary) search in sorted runs (§IV-B). */
+    static final String INTERPOLATION_STEPS = "interpolationSteps";
+
+    long bufferFlushes;
+    long flushedEntries;
+    long prefixFlushesWithoutSort;
+    long klSorts;
+    long klFallbacks;
+    long mergeSorts;
+    long tombstones;
+    long directTreeDeletes;
+    final LongAdder queryDrivenSorts = new LongAdder();
+    final LongAdder lookups = new LongAdder();
+    final LongAdder bufferHits = new LongAdder();
+    final LongAdder bufferSkips = new LongAdder();
+    final LongAdder bloomNegatives = new LongAdder();
+    final LongAdder zoneSkips = new LongAdder();
+    final LongAdder zonesScanned = new LongAdder();
+    final LongAdder interpolationSteps = new LongAdder();
+}

@@ -1,0 +1,88 @@
+package io.nearsort.core.sware;
+
+import io.nearsort.core.Indexes;
+import io.nearsort.core.btree.BPlusTree;
+import io.nearsort.core.sortedness.KLGenerator;
+import io.nearsort.core.testing.LongIndexOracle;
+import io.nearsort.core.testing.LongIndexOracle.KeyPattern;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.Arrays;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The SA B+-tree against {@link TreeMap}: random operations and generated workloads, many buffer shapes. */
+class SortednessAwareIndexOracleTest {
+
+    static Stream<Arguments> configurations() {
+        return Stream.of(
+                // buffer, bloom bits, query-driven sort threshold, key pattern, seed, operations
+                Arguments.of(1, 10, 0.1, KeyPattern.MIXED, 1L, 300_000),
+                Arguments.of(7, 0, 0.0, KeyPattern.MIXED, 2L, 300_000),
+                Arguments.of(100, 10, 0.1, KeyPattern.MIXED, 3L, 1_000_000),
+                Arguments.of(1_000, 10, 0.1, KeyPattern.NEAR_SORTED, 4L, 1_000_000),
+                Arguments.of(1_000, 0, 0.5, KeyPattern.DESCENDING, 5L, 500_000),
+                Arguments.of(10_000, 10, 0.0, KeyPattern.NEAR_SORTED, 6L, 1_000_000),
+                Arguments.of(10_000, 4, 0.02, KeyPattern.MIXED, 7L, 1_000_000),
+                Arguments.of(100_000, 10, 0.1, KeyPattern.NEAR_SORTED, 8L, 1_000_000));
+    }
+
+    @ParameterizedTest(name = "buffer {0}, bloom {1} bits, query sort {2}, {3} keys, seed {4}")
+    @MethodSource("configurations")
+    void agreesWithTreeMap(final int bufferCapacity, final int bloomBits, final double querySortThreshold,
+                           final KeyPattern pattern, final long seed, final int operations) {
+        final BPlusTree tree = Indexes.bPlusTree().pageSize(512).splitRatio(0.8).tailLeafInserts(true).build();
+        try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(bufferCapacity)
+                .bloomBitsPerEntry(bloomBits).queryDrivenSortThreshold(querySortThreshold).over(tree)) {
+            new LongIndexOracle(seed, pattern).sizeCheckEvery(bufferCapacity >= 10_000 ? 5_000 : 97)
+                    .run(index, operations, () -> { });
+        }
+        assertEquals(0, tree.bytesInUse(), "bytesInUse after close");
+    }
+
+    /** The OSM-tree §5 grid and scrambled, with a buffer of 1% of n, ingested then deleted in part. */
+    static Stream<Arguments> grid() {
+        final double[] ks = {0, 1, 5, 10, 15, 25, 50};
+        final double[] ls = {1, 5, 10, 25, 50};
+        final Stream<Arguments> nearSorted = Arrays.stream(ks).boxed()
+                .flatMap(k -> Arrays.stream(ls).mapToObj(l -> Arguments.of(k, l, false)));
+        return Stream.concat(nearSorted, Stream.of(Arguments.of(0.0, 0.0, true)));
+    }
+
+    @ParameterizedTest(name = "K={0}% L={1}% scrambled={2}")
+    @MethodSource("grid")
+    void generatedWorkloadsAcrossTheGrid(final double k, final double l, final boolean scrambled) {
+        final int n = 50_000;
+        final long[] keys = KLGenerator.workload(n).kPercent(k).lPercent(l).scrambled(scrambled).randomGaps(3)
+                .seed(17).generate();
+        final TreeMap<Long, Long> oracle = new TreeMap<>();
+        try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(n / 100).pageSize(1024).build()) {
+            for (int i = 0; i < n; i++) {
+                index.put(keys[i], i);
+                oracle.put(keys[i], (long) i);
+                if (i % 7 == 0) {
+                    index.put(keys[i / 2], -i); // overwrite an older key
+                    oracle.put(keys[i / 2], (long) -i);
+                }
+            }
+            assertEquals(oracle, index.asNavigableMap());
+            for (int i = 0; i < n; i += 3) {
+                index.remove(keys[i]);
+                oracle.remove(keys[i]);
+            }
+            assertEquals(oracle.size(), index.size());
+            assertEquals(oracle, index.asNavigableMap());
+            for (int i = 0; i < n; i += 11) {
+                final Long expected = oracle.get(keys[i]);
+                assertEquals(expected == null ? -1 : expected, index.getOrDefault(keys[i], -1));
+            }
+            index.flush();
+            assertEquals(oracle, index.asNavigableMap());
+            assertEquals(0, index.stats().counter("bufferEntries"));
+        }
+    }
+}
