@@ -27,6 +27,8 @@ import io.nearsort.core.sortedness.AdaptiveSorter;
  * delete (§IV-D). Not thread-safe: {@link SortednessAwareIndex} guards it with its lock.
  */
 final class SwareBuffer {
+    /** How many zones back a displaced key's position is looked for, bounding the cost of an estimate. */
+    private static final int ESTIMATE_ZONES = 64;
     /** More query-sorted blocks than this are merged into one, bounding the runs a lookup searches. */
     static final int MAX_BLOCKS = 8;
 
@@ -49,7 +51,10 @@ final class SwareBuffer {
     private long minKey;
     private long maxKey;
 
-    /** Running estimates of K and L (counts) since the last reorganisation, for the sort choice (§IV-C). */
+    /**
+     * Running estimates of K and L (counts) since the last reorganisation, for the sort choice (§IV-C); the
+     * retained sorted entries contribute nothing, so the estimates describe the appended entries.
+     */
     private long outOfOrderAppends;
     private long maxDisplacement;
 
@@ -153,21 +158,36 @@ final class SwareBuffer {
             if (p == sortedPrefixEnd) {
                 sortedPrefixEnd++;
             }
-        } else {
-            outOfOrderAppends++;
-            if (sortedPrefixEnd > 0 && key < keys[sortedPrefixEnd - 1]) {
-                // Overlaps the sorted prefix (Fig. 5b): cut it before the zone holding the first larger key.
-                final int firstLarger = SortedSearch.upperBound(keys, 0, sortedPrefixEnd, key);
-                maxDisplacement = Math.max(maxDisplacement, p - firstLarger);
-                sortedPrefixEnd = (firstLarger / zoneSize) * zoneSize;
-            } else {
-                // Overlaps only the unsorted tail (Fig. 5c): displaced at least within its zone.
-                maxDisplacement = Math.max(maxDisplacement, p - (long) zone * zoneSize);
-            }
+        } else if (sortedPrefixEnd > 0 && key < keys[sortedPrefixEnd - 1]) {
+            // Overlaps the sorted prefix (Fig. 5b): cut it before the zone holding the first larger key.
+            final int firstLarger = SortedSearch.upperBound(keys, 0, sortedPrefixEnd, key);
+            sortedPrefixEnd = (firstLarger / zoneSize) * zoneSize;
+        } // else: overlaps only the unsorted tail (Fig. 5c); the prefix stays.
+        if (p > 0 && key < keys[p - 1]) {
+            estimateDisplacement(p, key);
         }
         minKey = p == 0 ? key : Math.min(minKey, key);
         maxKey = p == 0 ? key : Math.max(maxKey, key);
         size = p + 1;
+    }
+
+    /**
+     * Updates the running K and L estimates for a key smaller than its predecessor (a descent). A swap of two
+     * keys makes about two displaced entries per descent; the displacement is how far back the key belongs,
+     * found through the zonemaps (at most {@link #ESTIMATE_ZONES} zones back, then within its zone).
+     */
+    private void estimateDisplacement(final int p, final long key) {
+        outOfOrderAppends += 2;
+        int zone = p / zoneSize;
+        final int oldest = Math.max(0, zone - ESTIMATE_ZONES);
+        while (zone > oldest && zoneMax[zone - 1] > key) {
+            zone--;
+        }
+        int firstLarger = zone * zoneSize;
+        while (firstLarger < p - 1 && keys[firstLarger] <= key) {
+            firstLarger++;
+        }
+        maxDisplacement = Math.max(maxDisplacement, p - firstLarger);
     }
 
     /**

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * Guava's testlib {@code NavigableMapTestSuiteBuilder}, an independent conformance suite for the
  * {@code java.util.NavigableMap} contract (it derives the descending, sub-, head- and tail-map and key-set
- * suites itself), run against the B+-tree's view with small nodes.
+ * suites itself), run against the views of the B+-tree and the SA B+-tree with small nodes.
  */
 class NavigableMapConformanceTest {
     private static final List<LongIndex> CREATED = new ArrayList<>();
@@ -32,8 +32,21 @@ class NavigableMapConformanceTest {
     @TestFactory
     DynamicNode bPlusTreeView() {
         final junit.framework.Test suite = NavigableMapTestSuiteBuilder
-                .using(new Generator())
+                .using(new Generator(() -> Indexes.bPlusTree().pageSize(512).splitRatio(0.8).tailLeafInserts(true)
+                        .build()))
                 .named("BPlusTree.asNavigableMap")
+                .withFeatures(MapFeature.GENERAL_PURPOSE, CollectionFeature.SUPPORTS_ITERATOR_REMOVE,
+                        CollectionFeature.KNOWN_ORDER, CollectionSize.ANY)
+                .createTestSuite();
+        return GuavaSuites.toDynamic(suite, NavigableMapConformanceTest::closeCreated);
+    }
+
+    /** The SA B+-tree's view, with a buffer of 3 entries so that maps span the buffer and the tree. */
+    @TestFactory
+    DynamicNode saBPlusTreeView() {
+        final junit.framework.Test suite = NavigableMapTestSuiteBuilder
+                .using(new Generator(() -> Indexes.saBPlusTree().bufferCapacity(3).pageSize(512).build()))
+                .named("SortednessAwareIndex.asNavigableMap")
                 .withFeatures(MapFeature.GENERAL_PURPOSE, CollectionFeature.SUPPORTS_ITERATOR_REMOVE,
                         CollectionFeature.KNOWN_ORDER, CollectionSize.ANY)
                 .createTestSuite();
@@ -43,13 +56,21 @@ class NavigableMapConformanceTest {
     private static void closeCreated() {
         for (final LongIndex index : CREATED) {
             index.close();
-            assertEquals(0, ((io.nearsort.core.btree.BPlusTree) index).bytesInUse(), "bytesInUse after close");
+            if (index instanceof io.nearsort.core.btree.BPlusTree) {
+                assertEquals(0, ((io.nearsort.core.btree.BPlusTree) index).bytesInUse(), "bytesInUse after close");
+            }
         }
         CREATED.clear();
     }
 
     /** Creates views over fresh trees; sample keys include the extremes of the key domain. */
     private static final class Generator implements TestSortedMapGenerator<Long, Long> {
+        private final java.util.function.Supplier<LongIndex> factory;
+
+        Generator(final java.util.function.Supplier<LongIndex> factory) {
+            this.factory = factory;
+        }
+
         private static Entry<Long, Long> entry(final long key, final long value) {
             return new SimpleImmutableEntry<>(key, value);
         }
@@ -62,7 +83,7 @@ class NavigableMapConformanceTest {
 
         @Override
         public SortedMap<Long, Long> create(final Object... entries) {
-            final LongIndex index = Indexes.bPlusTree().pageSize(512).splitRatio(0.8).tailLeafInserts(true).build();
+            final LongIndex index = factory.get();
             CREATED.add(index);
             final NavigableMap<Long, Long> map = index.asNavigableMap();
             for (final Object o : entries) {

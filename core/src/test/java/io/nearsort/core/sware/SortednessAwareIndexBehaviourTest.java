@@ -1,0 +1,267 @@
+package io.nearsort.core.sware;
+
+import io.nearsort.core.IndexStats;
+import io.nearsort.core.Indexes;
+import io.nearsort.core.btree.BPlusTree;
+import io.nearsort.core.sortedness.KLGenerator;
+import org.junit.jupiter.api.Test;
+
+import java.util.ConcurrentModificationException;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The behaviour SWARE §IV and §V describe, through the index's statistics. */
+class SortednessAwareIndexBehaviourTest {
+    /** 512-byte pages: 30 entries per leaf, 28 at the 95% bulk fill factor, so zones hold 28 entries. */
+    private static final int ZONE = 28;
+
+    private static SortednessAwareIndex smallZones(final int bufferCapacity) {
+        return Indexes.saBPlusTree().pageSize(512).bufferCapacity(bufferCapacity).build();
+    }
+
+    private static long lastSortedZone(final SortednessAwareIndex index) {
+        return index.stats().counter("lastSortedZone");
+    }
+
+    @Test
+    void sortedInputIsIngestedEntirelyByBulkLoading() {
+        final int n = 500_000;
+        try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(n / 100).build()) {
+            for (long key = 1; key <= n; key++) {
+                index.put(key, -key);
+            }
+            index.flush();
+            final IndexStats stats = index.stats();
+            assertEquals(n, stats.bulkLoadedEntries());
+            assertEquals(0, stats.topInserts());
+            assertEquals(0, stats.tailLeafInserts());
+            assertEquals(0, stats.leafSplits());
+            assertTrue(stats.averageLeafFill() > 0.94, "fill " + stats.averageLeafFill());
+            assertEquals(n, index.size());
+            assertEquals(-777, index.getOrDefault(777, 0));
+        }
+    }
+
+    @Test
+    void nearSortedInputIsMostlyBulkLoaded() {
+        // SWARE §V: at K=10%, L=5% with a buffer of 1% of the data, only ~4% of entries are top-inserted.
+        final int n = 1_000_000;
+        final long[] keys = KLGenerator.generate(n, 10, 5, 1);
+        try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(n / 100).build()) {
+            for (final long key : keys) {
+                index.put(key, key);
+            }
+            index.flush();
+            final IndexStats stats = index.stats();
+            final double topInserted = (double) stats.topInserts() / n;
+            assertTrue(topInserted < 0.06, "top-inserted fraction " + topInserted);
+            assertTrue(stats.bulkLoadedEntries() > 0.9 * n, stats.toString());
+            assertTrue(stats.counter(SwareCounters.KL_SORTS) > stats.counter(SwareCounters.MERGE_SORTS),
+                    "near-sorted buffers are sorted with the (K,L)-adaptive sort: " + stats);
+            assertEquals(n, index.size());
+        }
+    }
+
+    @Test
+    void scrambledInputFallsBackToTopInserts() {
+        final int n = 300_000;
+        final long[] keys = KLGenerator.workload(n).scrambled(true).seed(2).generate();
+        try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(n / 100).build()) {
+            for (final long key : keys) {
+                index.put(key, key);
+            }
+            index.flush();
+            final IndexStats stats = index.stats();
+            assertTrue(stats.topInserts() > 0.9 * n, stats.toString());
+            assertTrue(stats.counter(SwareCounters.MERGE_SORTS) > stats.counter(SwareCounters.KL_SORTS),
+                    "scrambled buffers are merge-sorted: " + stats);
+            assertEquals(n, index.size());
+        }
+    }
+
+    @Test
+    void lastSortedZoneFollowsFigure5() {
+        try (SortednessAwareIndex index = smallZones(4 * ZONE)) {
+            // (a) in-order entries move lastSortedZone right.
+            for (long key = 1; key <= 60; key++) {
+                index.put(key, key);
+            }
+            assertEquals(1, lastSortedZone(index));
+            for (long key = 61; key <= 84; key++) {
+                index.put(key, key);
+            }
+            assertEquals(2, lastSortedZone(index));
+            assertEquals(84, index.stats().counter("previousBoundary"));
+            // (b) an out-of-order entry overlapping zone 1 moves lastSortedZone left of it.
+            index.put(30, -30);
+            assertEquals(0, lastSortedZone(index));
+            assertEquals(84, index.stats().counter("previousBoundary"), "the retained sorted section stays");
+            // (c) a newer, larger entry does not move it.
+            index.put(200, 200);
+            assertEquals(0, lastSortedZone(index));
+            // An entry overlapping zone 0 leaves no zone flushable without sorting.
+            index.put(10, -10);
+            assertEquals(-1, lastSortedZone(index));
+            assertEquals(-30, index.getOrDefault(30, 0));
+            assertEquals(-10, index.getOrDefault(10, 0));
+        }
+    }
+
+    @Test
+    void aFullBufferWhoseLastSortedZoneIsInTheFirstHalfFlushesWithoutSorting() {
+        try (SortednessAwareIndex index = smallZones(4 * ZONE)) {
+            for (long key = 1; key <= 56; key++) {
+                index.put(key, key);
+            }
+            index.put(40, -40); // overlaps zone 1: only zone 0 stays flushable
+            assertEquals(0, lastSortedZone(index));
+            for (long key = 100; index.stats().counter("bufferEntries") < 4 * ZONE; key++) {
+                index.put(key, key);
+            }
+            index.put(1_000, 1_000); // the buffer is full: this append flushes first
+            final IndexStats stats = index.stats();
+            assertEquals(1, stats.counter(SwareCounters.BUFFER_FLUSHES));
+            assertEquals(1, stats.counter(SwareCounters.UNSORTED_PREFIX_FLUSHES));
+            assertEquals(ZONE, stats.counter(SwareCounters.FLUSHED_ENTRIES));
+            assertEquals(ZONE, stats.bulkLoadedEntries());
+            assertEquals(-40, index.getOrDefault(40, 0));
+            assertEquals(4 * ZONE - ZONE - 1 + 1, stats.counter("bufferEntries"),
+                    "the rest was sorted, the older version of 40 dropped, and the new entry appended");
+            // (d) after the flush the retained entries are sorted: lastSortedZone covers them.
+            assertEquals(stats.counter("bufferEntries"), stats.counter("previousBoundary"));
+        }
+    }
+
+    @Test
+    void deletesInsideTheBufferRangeAreTombstonesAndOutsideGoToTheTree() {
+        try (SortednessAwareIndex index = smallZones(1_000)) {
+            for (long key = 1; key <= 5_000; key++) {
+                index.put(key, key);
+            }
+            index.remove(10); // flushed long ago: below the buffer's key range
+            index.remove(4_990); // in the buffer
+            index.remove(4_500); // in the buffer's range
+            final IndexStats stats = index.stats();
+            assertEquals(1, stats.counter(SwareCounters.DIRECT_TREE_DELETES));
+            assertEquals(2, stats.counter(SwareCounters.TOMBSTONES));
+            assertFalse(index.containsKey(10));
+            assertFalse(index.containsKey(4_990));
+            assertFalse(index.containsKey(4_500));
+            assertEquals(4_997, index.size());
+            index.put(4_990, 1); // a newer write after the tombstone wins
+            assertEquals(1, index.getOrDefault(4_990, 0));
+            index.flush();
+            assertFalse(index.containsKey(4_500));
+            assertEquals(4_998, index.size());
+        }
+    }
+
+    @Test
+    void bloomFiltersAndZonemapsSkipWork() {
+        try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(10_000).queryDrivenSortThreshold(0)
+                .build()) {
+            final long[] keys = KLGenerator.workload(9_000).scrambled(true).seed(3).generate();
+            for (final long key : keys) {
+                index.put(key * 2, key); // even keys only
+            }
+            for (long probe = 1; probe < 18_000; probe += 2) {
+                assertFalse(index.containsKey(probe));
+            }
+            final IndexStats stats = index.stats();
+            assertTrue(stats.counter(SwareCounters.BLOOM_NEGATIVES) > 8_000, stats.toString());
+            assertTrue(stats.counter(SwareCounters.ZONES_SCANNED) < 1_000, stats.toString());
+            for (long probe = 2; probe < 100; probe += 2) {
+                assertEquals(probe / 2, index.getOrDefault(probe, -1));
+            }
+            final long skips = index.stats().counter(SwareCounters.BUFFER_SKIPS);
+            assertFalse(index.containsKey(1_000_000)); // outside the buffer's zonemap
+            assertEquals(skips + 1, index.stats().counter(SwareCounters.BUFFER_SKIPS));
+        }
+    }
+
+    @Test
+    void readsSortTheUnsortedSectionOnceItPassesTheThreshold() {
+        try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(1_000).build()) {
+            final long[] keys = KLGenerator.workload(300).scrambled(true).seed(4).generate();
+            for (int i = 0; i < 90; i++) {
+                index.put(keys[i], keys[i]);
+            }
+            index.getOrDefault(5, 0);
+            assertEquals(0, index.stats().counter(SwareCounters.QUERY_DRIVEN_SORTS), "below 10% of the buffer");
+            for (int i = 90; i < keys.length; i++) {
+                index.put(keys[i], keys[i]);
+            }
+            index.put(500, 500);
+            assertEquals(500, index.getOrDefault(500, 0));
+            final IndexStats stats = index.stats();
+            assertEquals(1, stats.counter(SwareCounters.QUERY_DRIVEN_SORTS));
+            assertEquals(1, stats.counter("querySortedBlocks"));
+            assertTrue(stats.counter(SwareCounters.INTERPOLATION_STEPS) > 0);
+            for (final long key : keys) {
+                assertEquals(key, index.getOrDefault(key, 0));
+            }
+        }
+    }
+
+    @Test
+    void aScanConsumerMustNotWrite() {
+        try (SortednessAwareIndex index = smallZones(100)) {
+            index.put(1, 1);
+            index.put(2, 2);
+            assertThrows(ConcurrentModificationException.class,
+                    () -> index.forEachInRange(0, 10, (k, v) -> index.put(k + 100, v)));
+            final long[] sum = {0};
+            index.forEachInRange(0, 10, (k, v) -> sum[0] += index.getOrDefault(k, 0));
+            assertEquals(3, sum[0], "reads inside a scan are allowed");
+            assertEquals(2, index.size());
+        }
+    }
+
+    @Test
+    void closeFreesTheTreeAndLaterCallsFail() {
+        final BPlusTree tree = Indexes.bPlusTree().splitRatio(0.8).build();
+        final SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(100).over(tree);
+        for (long key = 0; key < 10_000; key++) {
+            index.put(key * 31 % 10_007, key);
+        }
+        assertTrue(tree.bytesInUse() > 0);
+        index.close();
+        index.close();
+        assertEquals(0, tree.bytesInUse());
+        assertEquals(0, tree.bytesAllocated());
+        assertThrows(IllegalStateException.class, () -> index.put(1, 1));
+        assertThrows(IllegalStateException.class, () -> index.remove(1));
+        assertThrows(IllegalStateException.class, () -> index.getOrDefault(1, 1));
+        assertThrows(IllegalStateException.class, () -> index.containsKey(1));
+        assertThrows(IllegalStateException.class, () -> index.forEachInRange(0, 1, (k, v) -> { }));
+        assertThrows(IllegalStateException.class, index::size);
+        assertThrows(IllegalStateException.class, index::stats);
+        assertThrows(IllegalStateException.class, index::cursor);
+        assertThrows(IllegalStateException.class, index::flush);
+    }
+
+    @Test
+    void builderValidatesEveryKnobNamingIt() {
+        final SortednessAwareIndexBuilder b = Indexes.saBPlusTree();
+        assertMessage(() -> b.bufferCapacity(0), "bufferCapacity", "0");
+        assertMessage(() -> b.bufferCapacity((1 << 28) + 1), "bufferCapacity", String.valueOf((1 << 28) + 1));
+        assertMessage(() -> b.flushFraction(0), "flushFraction", "0.0");
+        assertMessage(() -> b.flushFraction(1.5), "flushFraction", "1.5");
+        assertMessage(() -> b.queryDrivenSortThreshold(-0.1), "queryDrivenSortThreshold", "-0.1");
+        assertMessage(() -> b.bloomBitsPerEntry(-1), "bloomBitsPerEntry", "-1");
+        assertMessage(() -> b.bloomBitsPerEntry(65), "bloomBitsPerEntry", "65");
+        assertMessage(() -> b.sortThresholds(2, 0.05), "kThreshold", "2.0");
+        assertMessage(() -> b.splitRatio(0.3), "splitRatio", "0.3");
+        assertMessage(() -> b.bulkFillFactor(0.2), "bulkFillFactor", "0.2");
+        assertMessage(() -> b.pageSize(100), "pageSize", "100");
+    }
+
+    private static void assertMessage(final org.junit.jupiter.api.function.Executable call, final String parameter,
+                                      final String got) {
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
+        assertTrue(e.getMessage().contains(parameter) && e.getMessage().contains("got: " + got), e.getMessage());
+    }
+}
