@@ -48,7 +48,8 @@ public final class NearsortMain {
         out.println();
         out.println("Commands:");
         out.println("  demo   generate sorted, near-sorted and scrambled streams, measure their sortedness and");
-        out.println("         ingest them into the baseline B+-tree, the sortedness-exploiting B+-tree and TreeMap");
+        out.println("         ingest them into the baseline B+-tree, the B+-tree with tail inserts and bulk append,");
+        out.println("         the SA B+-tree (SWARE) and TreeMap");
         out.println();
         out.println("Run 'nearsort demo --help' for the demo's options.");
     }

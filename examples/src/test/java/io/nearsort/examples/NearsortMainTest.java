@@ -30,7 +30,7 @@ class NearsortMainTest {
         assertTrue(text.contains("20,000 keys per stream"), text);
         final List<String> rows = Arrays.stream(text.split("\n")).filter(l -> l.contains("B+-tree") || l.contains(
                 "TreeMap")).filter(l -> l.contains("x ")).collect(Collectors.toList());
-        assertEquals(9, rows.size(), text);
+        assertEquals(12, rows.size(), text);
         final Pattern speedup = Pattern.compile("\\s(\\d+\\.\\d+)x\\s");
         for (final String row : rows) {
             final Matcher m = speedup.matcher(row);
@@ -43,6 +43,9 @@ class NearsortMainTest {
         final String sortedAppend = rows.stream().filter(r -> r.startsWith("  sorted") && r.contains("tail+bulk"))
                 .findFirst().orElseThrow();
         assertTrue(sortedAppend.contains("100.0%"), sortedAppend);
+        final String sortedSware = rows.stream().filter(r -> r.startsWith("  sorted") && r.contains("SWARE"))
+                .findFirst().orElseThrow();
+        assertTrue(sortedSware.contains("100.0%"), "the SA B+-tree bulk-loads sorted input: " + sortedSware);
         // The sortedness table: sorted has K = 0, scrambled nearly 100%.
         assertTrue(text.matches("(?s).*\\n  sorted\\s+0\\.00%\\s+0\\.00%.*"), text);
         assertTrue(text.matches("(?s).*\\n  near-sorted K=5% L=5%\\s+[45]\\.\\d\\d%\\s+5\\.00%.*"), text);

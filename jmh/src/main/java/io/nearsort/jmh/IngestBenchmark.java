@@ -39,7 +39,7 @@ public class IngestBenchmark {
     @Param({"SORTED", "K5_L5", "SCRAMBLED"})
     Workload workload;
 
-    @Param({"BPLUS", "BPLUS_TAIL_BULK", "TREEMAP", "SKIPLIST"})
+    @Param({"BPLUS", "BPLUS_TAIL_BULK", "SA_BPLUS", "TREEMAP", "SKIPLIST"})
     Structure structure;
 
     private long[] keys;

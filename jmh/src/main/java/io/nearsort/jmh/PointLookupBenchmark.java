@@ -42,7 +42,7 @@ public class PointLookupBenchmark {
     @Param({"K5_L5", "SCRAMBLED"})
     Workload workload;
 
-    @Param({"BPLUS", "BPLUS_TAIL_BULK", "TREEMAP", "SKIPLIST"})
+    @Param({"BPLUS", "BPLUS_TAIL_BULK", "SA_BPLUS", "TREEMAP", "SKIPLIST"})
     Structure structure;
 
     private Structure.Target target;

@@ -3,6 +3,7 @@ package io.nearsort.jmh;
 import io.nearsort.core.Indexes;
 import io.nearsort.core.btree.BPlusTree;
 import io.nearsort.core.ingest.RunAppender;
+import io.nearsort.core.sware.SortednessAwareIndex;
 
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -24,6 +25,16 @@ public enum Structure {
             return new TreeTarget(Indexes.bPlusTree().splitRatio(0.8).tailLeafInserts(true).build(), true);
         }
     },
+    /**
+     * The SA B+-tree (SWARE / OSM-tree) with the paper's tuning and a buffer of 1% of the data
+     * ({@link Structure#SA_BUFFER_ENTRIES}).
+     */
+    SA_BPLUS {
+        @Override
+        Target create() {
+            return new SwareTarget(Indexes.saBPlusTree().bufferCapacity(SA_BUFFER_ENTRIES).build());
+        }
+    },
     /** {@link TreeMap}: the JDK's red-black tree. */
     TREEMAP {
         @Override
@@ -39,6 +50,9 @@ public enum Structure {
         }
     };
 
+    /** Buffer of the SA B+-tree: 1% of the default n = 10M, as in the papers' default setup. */
+    static final int SA_BUFFER_ENTRIES = 100_000;
+
     abstract Target create();
 
     /** One structure instance under test. */
@@ -48,6 +62,9 @@ public enum Structure {
         long get(long key);
 
         long size();
+
+        /** Sums the values with keys in [lo, hi], in key order. */
+        long scan(long lo, long hi);
 
         @Override
         void close();
@@ -84,8 +101,52 @@ public enum Structure {
         }
 
         @Override
+        public long scan(final long lo, final long hi) {
+            final long[] sum = {0};
+            tree.forEachInRange(lo, hi, (k, v) -> sum[0] += v);
+            return sum[0];
+        }
+
+        @Override
         public void close() {
             tree.close();
+        }
+    }
+
+    private static final class SwareTarget implements Target {
+        private final SortednessAwareIndex index;
+
+        SwareTarget(final SortednessAwareIndex index) {
+            this.index = index;
+        }
+
+        @Override
+        public void ingest(final long[] keys, final long[] values) {
+            for (int i = 0; i < keys.length; i++) {
+                index.put(keys[i], values[i]);
+            }
+        }
+
+        @Override
+        public long get(final long key) {
+            return index.getOrDefault(key, -1L);
+        }
+
+        @Override
+        public long size() {
+            return index.size();
+        }
+
+        @Override
+        public long scan(final long lo, final long hi) {
+            final long[] sum = {0};
+            index.forEachInRange(lo, hi, (k, v) -> sum[0] += v);
+            return sum[0];
+        }
+
+        @Override
+        public void close() {
+            index.close();
         }
     }
 
@@ -112,6 +173,15 @@ public enum Structure {
         @Override
         public long size() {
             return map.size();
+        }
+
+        @Override
+        public long scan(final long lo, final long hi) {
+            long sum = 0;
+            for (final long value : map.subMap(lo, true, hi, true).values()) {
+                sum += value;
+            }
+            return sum;
         }
 
         @Override

@@ -22,6 +22,15 @@ class BenchmarkSanityTest {
                         assertEquals(~key, target.get(key), structure + " " + workload + " key " + key);
                     }
                     assertEquals(-1L, target.get(0), "absent key");
+                    final long lo = keys.length / 3;
+                    final long hi = lo + 999;
+                    long expected = 0;
+                    for (final long key : keys) {
+                        if (key >= lo && key <= hi) {
+                            expected += ~key;
+                        }
+                    }
+                    assertEquals(expected, target.scan(lo, hi), structure + " " + workload + " scan");
                 }
             }
         }

@@ -1,0 +1,70 @@
+package io.nearsort.jmh;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Range scans of a given selectivity (fraction of the key domain 1..n) at random positions after ingesting n
+ * generated keys; microseconds per scan. The SA B+-tree's buffer is left as ingestion left it (not flushed).
+ *
+ * <pre>
+ * java -jar jmh/target/benchmarks.jar RangeScanBenchmark -rf json -rff range.json
+ * </pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 3, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+    "-Dagrona.disable.bounds.checks=true", "-Xms8g", "-Xmx8g"})
+public class RangeScanBenchmark {
+    @Param({"10000000"})
+    int n;
+
+    @Param({"K5_L5"})
+    Workload workload;
+
+    @Param({"0.0001", "0.01", "0.1"})
+    double selectivity;
+
+    @Param({"BPLUS", "SA_BPLUS", "TREEMAP"})
+    Structure structure;
+
+    private Structure.Target target;
+    private final SplittableRandom random = new SplittableRandom(5);
+    private long width;
+
+    @Setup(Level.Trial)
+    public void ingest() {
+        final long[] keys = workload.keys(n);
+        target = structure.create();
+        target.ingest(keys, keys);
+        width = Math.max(1, (long) (selectivity * n));
+    }
+
+    @TearDown(Level.Trial)
+    public void close() {
+        target.close();
+    }
+
+    @Benchmark
+    public long scan() {
+        final long lo = 1 + random.nextLong(n - width + 1);
+        return target.scan(lo, lo + width - 1);
+    }
+}
