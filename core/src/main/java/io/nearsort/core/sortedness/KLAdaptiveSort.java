@@ -5,7 +5,10 @@ package io.nearsort.core.sortedness;
  * run of (key, value) pairs in two passes with O(K + L) extra memory and O(n log(K + L)) time, keeping
  * arrival order among equal keys.
  *
- * <p><b>Pass 1.</b> The input streams through a min-heap of {@code K + L + 1} entries ordered by (key, arrival).
+ * <p><b>Pass 0.</b> A greedy scan first tries to split the run into a sorted part kept in place and at most K
+ * displaced entries, which costs O(n + K log K) however large L is (see {@link #greedySplit}).
+ *
+ * <p><b>Pass 1.</b> Otherwise the input streams through a min-heap of {@code K + L + 1} entries ordered by (key, arrival).
  * An entry displaced by at most L leaves the heap in order; the K slots beyond the window absorb entries that
  * arrived early (large keys), so they do not clog the window. The heap's output is written back in place; an
  * entry that would break the order (it arrived more than the window too late) is set aside as an
@@ -19,11 +22,11 @@ package io.nearsort.core.sortedness;
  * between calls and is confined to one thread.
  */
 public final class KLAdaptiveSort {
+    /** Entries the greedy pass looks ahead to recognise a key that arrived early. */
+    private static final int LOOKAHEAD = 8;
+
     private final StableMergeSort mergeSort = new StableMergeSort();
-    private long[] heapKeys = new long[0];
-    private long[] heapValues = new long[0];
-    private int[] heapArrivals = new int[0];
-    private int heapSize;
+    private final ArrivalHeap heap = new ArrivalHeap();
     private long[] outKeys = new long[0];
     private long[] outValues = new long[0];
     private int[] outArrivals = new int[0];
@@ -55,26 +58,29 @@ public final class KLAdaptiveSort {
         if (n < 2) {
             return Outcome.ADAPTIVE;
         }
-        final int heapCapacity = (int) Math.min(n, (long) k + l + 1);
         final int outlierCapacity = Math.min(n, k);
-        ensureCapacity(heapCapacity, outlierCapacity);
-        heapSize = 0;
+        ensureOutlierCapacity(outlierCapacity);
+        if (greedySplit(keys, values, from, to, outlierCapacity)) {
+            return Outcome.ADAPTIVE;
+        }
+        final int heapCapacity = (int) Math.min(n, (long) k + l + 1);
+        heap.reset(heapCapacity);
         outCount = 0;
         int write = from;
         boolean emitted = false;
         long lastKey = 0;
         int read = from;
-        while (read < to || heapSize > 0) {
-            if (read < to && heapSize < heapCapacity) {
-                push(keys[read], values[read], read);
+        while (read < to || heap.size() > 0) {
+            if (read < to && heap.size() < heapCapacity) {
+                heap.push(keys[read], values[read], read);
                 read++;
                 continue;
             }
             // Pop the smallest (key, arrival) pending entry.
-            final long key = heapKeys[0];
-            final long value = heapValues[0];
-            final int arrival = heapArrivals[0];
-            popRoot();
+            final long key = heap.minKey();
+            final long value = heap.minValue();
+            final int arrival = (int) heap.minArrival();
+            heap.popMin();
             if (emitted && key < lastKey) {
                 if (outCount == outlierCapacity) {
                     fallBack(keys, values, from, to, write, read, key, value, arrival);
@@ -94,6 +100,117 @@ public final class KLAdaptiveSort {
         }
         mergeOutliers(keys, values, from, write, to);
         return Outcome.ADAPTIVE;
+    }
+
+    /**
+     * The cheap first attempt, O(n + K log K) whatever L is: one scan keeps a non-decreasing run in place and
+     * sets aside every entry that breaks it, either because it is smaller than the last kept entry (it arrived
+     * late) or because it is larger than its successor while the successor fits (it arrived early). This
+     * captures the usual shape of near-sorted data, a few keys displaced far, without a window of L entries.
+     * If more than {@code capacity} entries are set aside, the run is restored to arrival order and the caller
+     * proceeds with the heap passes.
+     *
+     * <p>Stability: no kept entry before a late entry has its key and no kept entry after it can (the kept run
+     * only grows), and symmetrically every kept entry equal to an early entry comes after it; so among equal
+     * keys early entries precede the kept run and late entries follow it.
+     */
+    private boolean greedySplit(final long[] keys, final long[] values, final int from, final int to,
+                                final int capacity) {
+        outCount = 0;
+        int write = from;
+        boolean kept = false;
+        long lastKept = 0;
+        for (int i = from; i < to; i++) {
+            final long key = keys[i];
+            final boolean late = kept && key < lastKept;
+            final boolean early = !late && arrivedEarly(keys, i, to, key, kept, lastKept);
+            if (late || early) {
+                if (outCount == capacity) {
+                    restoreArrivalOrder(keys, values, from, write, i);
+                    return false;
+                }
+                outKeys[outCount] = key;
+                outValues[outCount] = values[i];
+                outArrivals[outCount] = early ? -1 - i : i; // the sign marks an early entry
+                outCount++;
+            } else {
+                keys[write] = key;
+                values[write] = values[i];
+                write++;
+                lastKept = key;
+                kept = true;
+            }
+        }
+        mergeGreedyOutliers(keys, values, from, write, to);
+        return true;
+    }
+
+    /**
+     * Whether one of the next {@link #LOOKAHEAD} entries is smaller than {@code key} but could still be kept:
+     * then keeping {@code key} would turn it (and what follows) into outliers. Looking a few entries ahead
+     * catches early keys that arrive next to each other.
+     */
+    private static boolean arrivedEarly(final long[] keys, final int i, final int to, final long key,
+                                        final boolean kept, final long lastKept) {
+        final int end = Math.min(to, i + 1 + LOOKAHEAD);
+        for (int j = i + 1; j < end; j++) {
+            if (keys[j] < key && (!kept || keys[j] >= lastKept)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Undoes a partial greedy scan of {@code [from, scanned)}: kept entries fill the slots outliers left. */
+    private void restoreArrivalOrder(final long[] keys, final long[] values, final int from, final int written,
+                                     final int scanned) {
+        int kept = written;
+        int out = outCount - 1;
+        for (int pos = scanned - 1; pos >= from; pos--) {
+            if (out >= 0 && arrivalOf(outArrivals[out]) == pos) {
+                keys[pos] = outKeys[out];
+                values[pos] = outValues[out];
+                out--;
+            } else {
+                kept--;
+                keys[pos] = keys[kept];
+                values[pos] = values[kept];
+            }
+        }
+        outCount = 0;
+    }
+
+    private static int arrivalOf(final int mark) {
+        return mark < 0 ? -1 - mark : mark;
+    }
+
+    /** Sorts the greedy outliers by (key, arrival) and merges them from the back (see greedySplit on ties). */
+    private void mergeGreedyOutliers(final long[] keys, final long[] values, final int from, final int written,
+                                     final int to) {
+        if (outCount == 0) {
+            return;
+        }
+        final long[] order = new long[outCount];
+        final long[] sortKeys = java.util.Arrays.copyOf(outKeys, outCount);
+        for (int i = 0; i < outCount; i++) {
+            order[i] = i;
+        }
+        mergeSort.sort(sortKeys, order, 0, outCount); // stable: outliers were recorded in arrival order
+        int i = written - 1;
+        int j = outCount - 1;
+        for (int d = to - 1; j >= 0; d--) {
+            final int o = (int) order[j];
+            final boolean takeKept = i >= from && (keys[i] > sortKeys[j]
+                    || (keys[i] == sortKeys[j] && outArrivals[o] < 0)); // early outliers precede equal kept keys
+            if (takeKept) {
+                keys[d] = keys[i];
+                values[d] = values[i--];
+            } else {
+                keys[d] = sortKeys[j];
+                values[d] = outValues[o];
+                j--;
+            }
+        }
     }
 
     /**
@@ -128,15 +245,15 @@ public final class KLAdaptiveSort {
      */
     private void fallBack(final long[] keys, final long[] values, final int from, final int to, final int write,
                           final int read, final long key, final long value, final int arrival) {
-        final int pending = heapSize + outCount + 1;
+        final int pending = heap.size() + outCount + 1;
         final long[] pk = new long[pending];
         final long[] pv = new long[pending];
         final long[] order = new long[pending];
         int p = 0;
-        for (int i = 0; i < heapSize; i++, p++) {
-            pk[p] = heapKeys[i];
-            pv[p] = heapValues[i];
-            order[p] = heapArrivals[i];
+        for (int i = 0; i < heap.size(); i++, p++) {
+            pk[p] = heap.key(i);
+            pv[p] = heap.value(i);
+            order[p] = heap.arrival(i);
         }
         for (int i = 0; i < outCount; i++, p++) {
             pk[p] = outKeys[i];
@@ -157,69 +274,12 @@ public final class KLAdaptiveSort {
             values[write + i] = pv[s];
         }
         assert write + pending == read;
-        heapSize = 0;
+        heap.reset(0);
         outCount = 0;
         mergeSort.sort(keys, values, from, to);
     }
 
-    private void push(final long key, final long value, final int arrival) {
-        int i = heapSize++;
-        while (i > 0) {
-            final int parent = (i - 1) >>> 1;
-            if (!less(key, arrival, heapKeys[parent], heapArrivals[parent])) {
-                break;
-            }
-            heapKeys[i] = heapKeys[parent];
-            heapValues[i] = heapValues[parent];
-            heapArrivals[i] = heapArrivals[parent];
-            i = parent;
-        }
-        heapKeys[i] = key;
-        heapValues[i] = value;
-        heapArrivals[i] = arrival;
-    }
-
-    private void popRoot() {
-        final int last = --heapSize;
-        if (last == 0) {
-            return;
-        }
-        final long key = heapKeys[last];
-        final long value = heapValues[last];
-        final int arrival = heapArrivals[last];
-        int i = 0;
-        while (true) {
-            int child = 2 * i + 1;
-            if (child >= last) {
-                break;
-            }
-            if (child + 1 < last && less(heapKeys[child + 1], heapArrivals[child + 1], heapKeys[child],
-                    heapArrivals[child])) {
-                child++;
-            }
-            if (!less(heapKeys[child], heapArrivals[child], key, arrival)) {
-                break;
-            }
-            heapKeys[i] = heapKeys[child];
-            heapValues[i] = heapValues[child];
-            heapArrivals[i] = heapArrivals[child];
-            i = child;
-        }
-        heapKeys[i] = key;
-        heapValues[i] = value;
-        heapArrivals[i] = arrival;
-    }
-
-    private static boolean less(final long k1, final int a1, final long k2, final int a2) {
-        return k1 < k2 || (k1 == k2 && a1 < a2);
-    }
-
-    private void ensureCapacity(final int heapCapacity, final int outlierCapacity) {
-        if (heapKeys.length < heapCapacity) {
-            heapKeys = new long[heapCapacity];
-            heapValues = new long[heapCapacity];
-            heapArrivals = new int[heapCapacity];
-        }
+    private void ensureOutlierCapacity(final int outlierCapacity) {
         if (outKeys.length < outlierCapacity) {
             outKeys = new long[outlierCapacity];
             outValues = new long[outlierCapacity];

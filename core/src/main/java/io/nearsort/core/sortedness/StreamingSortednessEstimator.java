@@ -17,9 +17,7 @@ package io.nearsort.core.sortedness;
  */
 public final class StreamingSortednessEstimator {
     private final int window;
-    private final long[] heapKeys;
-    private final long[] heapArrivals;
-    private int heapSize;
+    private final ArrivalHeap heap = new ArrivalHeap();
     private final Tally tally = new Tally();
     private final long[] removalWindow;
     private int removalFill;
@@ -36,8 +34,7 @@ public final class StreamingSortednessEstimator {
             throw new IllegalArgumentException("window must be in [2, 2^27] (got: " + window + ")");
         }
         this.window = window;
-        this.heapKeys = new long[window];
-        this.heapArrivals = new long[window];
+        this.heap.reset(window);
         this.removalWindow = new long[window];
     }
 
@@ -53,11 +50,11 @@ public final class StreamingSortednessEstimator {
             tally.removals += window - Sortedness.longestNonDecreasing(removalWindow, 0, window);
             removalFill = 0;
         }
-        if (heapSize == window) {
-            tally.emit(heapKeys[0], heapArrivals[0], window);
-            popRoot();
+        if (heap.size() == window) {
+            tally.emit(heap.minKey(), heap.minArrival(), window);
+            heap.popMin();
         }
-        push(key, arrivals++);
+        heap.push(key, 0L, arrivals++);
     }
 
     /** Arrivals seen so far. */
@@ -73,64 +70,21 @@ public final class StreamingSortednessEstimator {
     /** The estimate over every arrival so far; does not disturb the stream state. */
     public SortednessReport report() {
         final Tally t = tally.copy();
-        final long[] keys = java.util.Arrays.copyOf(heapKeys, heapSize);
-        final long[] order = java.util.Arrays.copyOf(heapArrivals, heapSize);
-        // Pending entries leave in (key, arrival) order: a stable sort of arrival-ordered copies gives that.
-        final long[] byArrival = order.clone();
-        final long[] arrivalKeys = keys.clone();
-        StableMergeSort.sortStable(byArrival, arrivalKeys, 0, heapSize);
-        StableMergeSort.sortStable(arrivalKeys, byArrival, 0, heapSize);
-        for (int i = 0; i < heapSize; i++) {
+        final int pending = heap.size();
+        final long[] arrivalKeys = new long[pending];
+        final long[] byArrival = new long[pending];
+        for (int i = 0; i < pending; i++) {
+            arrivalKeys[i] = heap.key(i);
+            byArrival[i] = heap.arrival(i);
+        }
+        // Pending entries leave in (key, arrival) order: a stable sort by key of arrival-ordered copies gives it.
+        StableMergeSort.sortStable(byArrival, arrivalKeys, 0, pending);
+        StableMergeSort.sortStable(arrivalKeys, byArrival, 0, pending);
+        for (int i = 0; i < pending; i++) {
             t.emit(arrivalKeys[i], byArrival[i], window);
         }
         t.removals += removalFill - Sortedness.longestNonDecreasing(removalWindow, 0, removalFill);
         return new SortednessReport(arrivals, t.k, t.l, t.removals, runs, t.duplicates, true);
-    }
-
-    private void push(final long key, final long arrival) {
-        int i = heapSize++;
-        while (i > 0) {
-            final int parent = (i - 1) >>> 1;
-            if (!less(key, arrival, heapKeys[parent], heapArrivals[parent])) {
-                break;
-            }
-            heapKeys[i] = heapKeys[parent];
-            heapArrivals[i] = heapArrivals[parent];
-            i = parent;
-        }
-        heapKeys[i] = key;
-        heapArrivals[i] = arrival;
-    }
-
-    private void popRoot() {
-        final int last = --heapSize;
-        final long key = heapKeys[last];
-        final long arrival = heapArrivals[last];
-        int i = 0;
-        while (true) {
-            int child = 2 * i + 1;
-            if (child >= last) {
-                break;
-            }
-            if (child + 1 < last && less(heapKeys[child + 1], heapArrivals[child + 1], heapKeys[child],
-                    heapArrivals[child])) {
-                child++;
-            }
-            if (!less(heapKeys[child], heapArrivals[child], key, arrival)) {
-                break;
-            }
-            heapKeys[i] = heapKeys[child];
-            heapArrivals[i] = heapArrivals[child];
-            i = child;
-        }
-        if (last > 0) {
-            heapKeys[i] = key;
-            heapArrivals[i] = arrival;
-        }
-    }
-
-    private static boolean less(final long k1, final long a1, final long k2, final long a2) {
-        return k1 < k2 || (k1 == k2 && a1 < a2);
     }
 
     /** Counters over the entries emitted in sorted order so far. */

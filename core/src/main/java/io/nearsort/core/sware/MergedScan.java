@@ -36,6 +36,30 @@ final class MergedScan {
             this.start = start;
             this.end = end;
         }
+
+        boolean hasCurrent(final boolean ascending) {
+            return ascending ? pos < end : pos >= start;
+        }
+
+        long current() {
+            return keys[pos];
+        }
+
+        /** Moves past the current key's run of equal keys; returns the position of the newest of them. */
+        int skipEqual(final boolean ascending) {
+            final long key = keys[pos];
+            if (ascending) {
+                while (pos + 1 < end && keys[pos + 1] == key) {
+                    pos++;
+                }
+                return pos++;
+            }
+            final int newest = pos;
+            while (pos >= start && keys[pos] == key) {
+                pos--;
+            }
+            return newest;
+        }
     }
 
     private MergedScan() {
@@ -73,83 +97,42 @@ final class MergedScan {
     /** Visits live entries with {@code lo <= key <= hi} in ascending order; returns how many were visited. */
     static long ascending(final SwareBuffer buffer, final AppendableLongIndex tree, final long lo, final long hi,
                           final Visitor visitor) {
-        final Run[] runs = runs(buffer);
-        for (final Run run : runs) {
-            run.pos = SortedSearch.lowerBound(run.keys, run.start, run.end, lo);
-        }
-        final LongCursor treeCursor = tree.cursor();
-        boolean treeHas = !tree.isEmpty() && treeCursor.seekCeiling(lo) && treeCursor.key() <= hi;
-        long visited = 0;
-        while (true) {
-            boolean any = false;
-            long min = 0;
-            for (final Run run : runs) {
-                if (run.pos < run.end && run.keys[run.pos] <= hi && (!any || run.keys[run.pos] < min)) {
-                    min = run.keys[run.pos];
-                    any = true;
-                }
-            }
-            if (treeHas && (!any || treeCursor.key() < min)) {
-                min = treeCursor.key();
-                any = true;
-            }
-            if (!any) {
-                return visited;
-            }
-            Run winner = null;
-            int winnerPos = -1;
-            for (int r = runs.length - 1; r >= 0; r--) {
-                final Run run = runs[r];
-                if (run.pos < run.end && run.keys[run.pos] == min) {
-                    while (run.pos + 1 < run.end && run.keys[run.pos + 1] == min) {
-                        run.pos++;
-                    }
-                    if (winner == null) {
-                        winner = run;
-                        winnerPos = run.pos;
-                    }
-                    run.pos++;
-                }
-            }
-            long value = 0;
-            if (treeHas && treeCursor.key() == min) {
-                value = treeCursor.value();
-                treeHas = treeCursor.next() && treeCursor.key() <= hi;
-            }
-            if (winner != null) {
-                if (winner.tombstones[winnerPos]) {
-                    continue;
-                }
-                value = winner.values[winnerPos];
-            }
-            visited++;
-            if (!visitor.visit(min, value)) {
-                return visited;
-            }
-        }
+        return scan(buffer, tree, lo, hi, true, visitor);
     }
 
     /** Visits live entries with {@code lo <= key <= hi} in descending order; returns how many were visited. */
     static long descending(final SwareBuffer buffer, final AppendableLongIndex tree, final long hi, final long lo,
                            final Visitor visitor) {
+        return scan(buffer, tree, hi, lo, false, visitor);
+    }
+
+    /**
+     * The k-way merge, from bound {@code first} to bound {@code last} in the given direction. In each run the
+     * newest of equal keys is the last one, where an ascending cursor arrives last and a descending one first.
+     */
+    private static long scan(final SwareBuffer buffer, final AppendableLongIndex tree, final long first,
+                             final long last, final boolean ascending, final Visitor visitor) {
         final Run[] runs = runs(buffer);
         for (final Run run : runs) {
-            run.pos = SortedSearch.upperBound(run.keys, run.start, run.end, hi) - 1;
+            run.pos = ascending ? SortedSearch.lowerBound(run.keys, run.start, run.end, first)
+                    : SortedSearch.upperBound(run.keys, run.start, run.end, first) - 1;
         }
         final LongCursor treeCursor = tree.cursor();
-        boolean treeHas = !tree.isEmpty() && treeCursor.seekFloor(hi) && treeCursor.key() >= lo;
+        boolean treeHas = !tree.isEmpty() && (ascending ? treeCursor.seekCeiling(first) : treeCursor.seekFloor(first))
+                && within(treeCursor.key(), last, ascending);
         long visited = 0;
         while (true) {
             boolean any = false;
-            long max = 0;
+            long next = 0;
             for (final Run run : runs) {
-                if (run.pos >= run.start && run.keys[run.pos] >= lo && (!any || run.keys[run.pos] > max)) {
-                    max = run.keys[run.pos];
+                if (run.hasCurrent(ascending) && within(run.current(), last, ascending)
+                        && (!any || before(run.current(), next, ascending))) {
+                    next = run.current();
                     any = true;
                 }
             }
-            if (treeHas && (!any || treeCursor.key() > max)) {
-                max = treeCursor.key();
+            if (treeHas && (!any || before(treeCursor.key(), next, ascending))) {
+                next = treeCursor.key();
                 any = true;
             }
             if (!any) {
@@ -159,20 +142,19 @@ final class MergedScan {
             int winnerPos = -1;
             for (int r = runs.length - 1; r >= 0; r--) {
                 final Run run = runs[r];
-                if (run.pos >= run.start && run.keys[run.pos] == max) {
+                if (run.hasCurrent(ascending) && run.current() == next) {
+                    final int newest = run.skipEqual(ascending);
                     if (winner == null) {
                         winner = run;
-                        winnerPos = run.pos; // the last of a run of equal keys: the newest
-                    }
-                    while (run.pos >= run.start && run.keys[run.pos] == max) {
-                        run.pos--;
+                        winnerPos = newest;
                     }
                 }
             }
             long value = 0;
-            if (treeHas && treeCursor.key() == max) {
+            if (treeHas && treeCursor.key() == next) {
                 value = treeCursor.value();
-                treeHas = treeCursor.previous() && treeCursor.key() >= lo;
+                treeHas = (ascending ? treeCursor.next() : treeCursor.previous())
+                        && within(treeCursor.key(), last, ascending);
             }
             if (winner != null) {
                 if (winner.tombstones[winnerPos]) {
@@ -181,9 +163,17 @@ final class MergedScan {
                 value = winner.values[winnerPos];
             }
             visited++;
-            if (!visitor.visit(max, value)) {
+            if (!visitor.visit(next, value)) {
                 return visited;
             }
         }
+    }
+
+    private static boolean within(final long key, final long last, final boolean ascending) {
+        return ascending ? key <= last : key >= last;
+    }
+
+    private static boolean before(final long a, final long b, final boolean ascending) {
+        return ascending ? a < b : a > b;
     }
 }

@@ -60,6 +60,9 @@ final class SwareBuffer {
 
     private long[] scratchKeys = new long[0];
     private long[] scratchOrder = new long[0];
+    private long[] mergedKeys = new long[0];
+    private long[] mergedValues = new long[0];
+    private boolean[] mergedTombstones = new boolean[0];
 
     SwareBuffer(final int capacity, final int zoneSize, final int bloomBitsPerEntry) {
         this.capacity = capacity;
@@ -146,10 +149,6 @@ final class SwareBuffer {
             zoneMin[zone] = Math.min(zoneMin[zone], key);
             zoneMax[zone] = Math.max(zoneMax[zone], key);
         }
-        if (globalBloom != null) {
-            zoneBlooms[zone].add(key);
-            globalBloom.add(key);
-        }
         if (p == 0 || key >= maxKey) {
             // In order (Fig. 5a, 5d): extends the sorted section and the sorted prefix if appended at their end.
             if (p == previousBoundary && blockCount == 0) {
@@ -163,6 +162,12 @@ final class SwareBuffer {
             final int firstLarger = SortedSearch.upperBound(keys, 0, sortedPrefixEnd, key);
             sortedPrefixEnd = (firstLarger / zoneSize) * zoneSize;
         } // else: overlaps only the unsorted tail (Fig. 5c); the prefix stays.
+        if (globalBloom != null && p >= previousBoundary) {
+            // Only the unsorted section is probed through the filters; the sorted section is searched directly.
+            final long hash = BloomFilter.hash(key);
+            zoneBlooms[zone].add(hash);
+            globalBloom.add(hash);
+        }
         if (p > 0 && key < keys[p - 1]) {
             estimateDisplacement(p, key);
         }
@@ -173,8 +178,8 @@ final class SwareBuffer {
 
     /**
      * Updates the running K and L estimates for a key smaller than its predecessor (a descent). A swap of two
-     * keys makes about two displaced entries per descent; the displacement is how far back the key belongs,
-     * found through the zonemaps (at most {@link #ESTIMATE_ZONES} zones back, then within its zone).
+     * keys makes about two displaced entries per descent; the displacement is how far back the key belongs, to
+     * the start of the oldest zone (at most {@link #ESTIMATE_ZONES} back) whose zonemap overlaps it.
      */
     private void estimateDisplacement(final int p, final long key) {
         outOfOrderAppends += 2;
@@ -183,11 +188,7 @@ final class SwareBuffer {
         while (zone > oldest && zoneMax[zone - 1] > key) {
             zone--;
         }
-        int firstLarger = zone * zoneSize;
-        while (firstLarger < p - 1 && keys[firstLarger] <= key) {
-            firstLarger++;
-        }
-        maxDisplacement = Math.max(maxDisplacement, p - firstLarger);
+        maxDisplacement = Math.max(maxDisplacement, p - (long) zone * zoneSize);
     }
 
     /**
@@ -200,7 +201,8 @@ final class SwareBuffer {
         if (start == size) {
             return -1;
         }
-        if (globalBloom != null && !globalBloom.mightContain(key)) {
+        final long hash = globalBloom == null ? 0 : BloomFilter.hash(key);
+        if (globalBloom != null && !globalBloom.mightContain(hash)) {
             counters.bloomNegatives.increment();
             return -1;
         }
@@ -209,7 +211,7 @@ final class SwareBuffer {
                 counters.zoneSkips.increment();
                 continue;
             }
-            if (zoneBlooms != null && !zoneBlooms[zone].mightContain(key)) {
+            if (zoneBlooms != null && !zoneBlooms[zone].mightContain(hash)) {
                 counters.bloomNegatives.increment();
                 continue;
             }
@@ -275,22 +277,64 @@ final class SwareBuffer {
     /**
      * Sorts {@code [from, size)} stably by key and keeps only the newest entry of each key, shrinking
      * {@code size}. Position order is recency order, so the last of equal keys after a stable sort is the newest.
+     * Entries of the main sorted section in the range are already in order: only the rest is sorted (with the
+     * algorithm §IV-C picks) and then merged with them, older first among equal keys.
      */
     void sortAndKeepNewest(final int from, final AdaptiveSorter sorter, final SwareCounters counters) {
         final int n = size - from;
         if (n <= 1) {
             return;
         }
-        if (scratchKeys.length < n) {
-            scratchKeys = new long[n];
-            scratchOrder = new long[n];
+        ensureScratch(n);
+        final int presortedEnd = Math.max(from, Math.min(previousBoundary, size));
+        final int tail = size - presortedEnd;
+        // Sort the tail's (key, position) pairs; positions travel as the payload.
+        System.arraycopy(keys, presortedEnd, scratchKeys, 0, tail);
+        for (int i = 0; i < tail; i++) {
+            scratchOrder[i] = presortedEnd + i;
         }
-        System.arraycopy(keys, from, scratchKeys, 0, n);
-        for (int i = 0; i < n; i++) {
-            scratchOrder[i] = from + i;
+        if (tail > 1 && !isSorted(keys, presortedEnd, size)) {
+            count(sorter.sort(scratchKeys, scratchOrder, 0, tail, Math.min(tail, outOfOrderAppends),
+                    Math.min(tail, maxDisplacement)), counters);
         }
-        final AdaptiveSorter.Algorithm algorithm = sorter.sort(scratchKeys, scratchOrder, 0, n,
-                Math.min(n, outOfOrderAppends), Math.min(n, maxDisplacement));
+        // Merge the presorted run [from, presortedEnd) with the sorted tail, keeping the last of equal keys.
+        int i = from;
+        int j = 0;
+        int out = 0;
+        while (i < presortedEnd || j < tail) {
+            final long key;
+            final int source;
+            if (j >= tail || (i < presortedEnd && keys[i] <= scratchKeys[j])) {
+                key = keys[i];
+                source = i++;
+            } else {
+                key = scratchKeys[j];
+                source = (int) scratchOrder[j++];
+            }
+            if (out > 0 && mergedKeys[out - 1] == key) {
+                out--; // a newer version of the same key replaces the older one
+            }
+            mergedKeys[out] = key;
+            mergedValues[out] = values[source];
+            mergedTombstones[out] = tombstones[source];
+            out++;
+        }
+        System.arraycopy(mergedKeys, 0, keys, from, out);
+        System.arraycopy(mergedValues, 0, values, from, out);
+        System.arraycopy(mergedTombstones, 0, tombstones, from, out);
+        size = from + out;
+    }
+
+    private static boolean isSorted(final long[] keys, final int from, final int to) {
+        for (int i = from + 1; i < to; i++) {
+            if (keys[i] < keys[i - 1]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void count(final AdaptiveSorter.Algorithm algorithm, final SwareCounters counters) {
         switch (algorithm) {
             case KL_ADAPTIVE:
                 counters.klSorts++;
@@ -301,33 +345,35 @@ final class SwareBuffer {
             default:
                 counters.mergeSorts++;
         }
-        // Gather values and tombstones in sorted order, keeping the last of each run of equal keys.
-        final long[] sortedValues = new long[n];
-        final boolean[] sortedTombstones = new boolean[n];
-        int out = 0;
-        for (int i = 0; i < n; i++) {
-            if (i + 1 < n && scratchKeys[i + 1] == scratchKeys[i]) {
-                continue;
-            }
-            final int source = (int) scratchOrder[i];
-            scratchKeys[out] = scratchKeys[i];
-            sortedValues[out] = values[source];
-            sortedTombstones[out] = tombstones[source];
-            out++;
-        }
-        System.arraycopy(scratchKeys, 0, keys, from, out);
-        System.arraycopy(sortedValues, 0, values, from, out);
-        System.arraycopy(sortedTombstones, 0, tombstones, from, out);
-        size = from + out;
     }
 
-    /** Drops the first {@code n} entries, moving the rest to the front. */
+    private void ensureScratch(final int n) {
+        if (scratchKeys.length < n) {
+            scratchKeys = new long[n];
+            scratchOrder = new long[n];
+            mergedKeys = new long[n];
+            mergedValues = new long[n];
+            mergedTombstones = new boolean[n];
+        }
+    }
+
+    /**
+     * Drops the first {@code n} entries (flushed, at most the sorted prefix or an already sorted buffer), moving
+     * the rest to the front; the markers move with them. Zonemaps and filters are rebuilt by
+     * {@link #resetAfterFlush()}.
+     */
     void dropPrefix(final int n) {
         final int rest = size - n;
         System.arraycopy(keys, n, keys, 0, rest);
         System.arraycopy(values, n, values, 0, rest);
         System.arraycopy(tombstones, n, tombstones, 0, rest);
         size = rest;
+        previousBoundary = Math.max(0, previousBoundary - n);
+        sortedPrefixEnd = Math.max(0, sortedPrefixEnd - n);
+        for (int b = 0; b < blockCount; b++) {
+            blockStarts[b] = Math.max(0, blockStarts[b] - n);
+        }
+        blocksEnd = Math.max(0, blocksEnd - n);
     }
 
     /**

@@ -90,6 +90,26 @@ class SortTest {
     }
 
     @Test
+    void klAdaptiveSortIsStableOnManySmallRunsWithRepeatedKeysAndAnyEstimates() {
+        final SplittableRandom random = new SplittableRandom(31);
+        final KLAdaptiveSort sort = new KLAdaptiveSort();
+        for (int round = 0; round < 20_000; round++) {
+            final int n = random.nextInt(40);
+            final long[] keys = new long[n];
+            long next = 0;
+            for (int i = 0; i < n; i++) {
+                next += random.nextInt(3) == 0 ? 0 : 1;
+                keys[i] = random.nextInt(5) == 0 ? random.nextInt(n + 1) : next; // near-sorted with repeats
+            }
+            final long[][] data = withArrivalValues(keys);
+            sort.sort(data[0], data[1], 0, n, random.nextInt(n + 1), random.nextInt(n + 1));
+            final long[][] expected = oracle(keys);
+            assertArrayEquals(expected[0], data[0], () -> Arrays.toString(keys));
+            assertArrayEquals(expected[1], data[1], () -> "stable on " + Arrays.toString(keys));
+        }
+    }
+
+    @Test
     void klAdaptiveSortOnSubRangesLeavesTheRestAlone() {
         final long[] keys = {9, 9, 5, 4, 3, 2, 1, 0, 0};
         final long[] values = {0, 1, 2, 3, 4, 5, 6, 7, 8};

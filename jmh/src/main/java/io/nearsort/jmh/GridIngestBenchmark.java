@@ -1,0 +1,75 @@
+package io.nearsort.jmh;
+
+import io.nearsort.core.sortedness.KLGenerator;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Ingestion across the data-sortedness benchmark's K/L grid (OSM-tree §5; the shape of SWARE Fig. 10): the
+ * baseline B+-tree and the SA B+-tree (buffer 1% of n) on identical generated input, one whole ingest per
+ * iteration. The speedup per cell is the ratio of the two scores.
+ *
+ * <pre>
+ * java -jar jmh/target/benchmarks.jar GridIngestBenchmark -rf json -rff grid.json
+ * </pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 1)
+@Measurement(iterations = 2)
+@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+    "-Dagrona.disable.bounds.checks=true", "-Xms6g", "-Xmx6g"})
+public class GridIngestBenchmark {
+    @Param({"10000000"})
+    int n;
+
+    @Param({"0", "1", "5", "10", "15", "25", "50"})
+    double kPercent;
+
+    @Param({"1", "5", "10", "25", "50"})
+    double lPercent;
+
+    @Param({"BPLUS", "SA_BPLUS"})
+    Structure structure;
+
+    private long[] keys;
+    private Structure.Target target;
+
+    @Setup(Level.Trial)
+    public void generate() {
+        keys = KLGenerator.generate(n, kPercent, lPercent, 42);
+    }
+
+    @Setup(Level.Iteration)
+    public void createStructure() {
+        target = structure.create();
+    }
+
+    @TearDown(Level.Iteration)
+    public void closeStructure() {
+        if (target.size() != n) {
+            throw new IllegalStateException(structure + " holds " + target.size() + " entries, expected " + n);
+        }
+        target.close();
+    }
+
+    @Benchmark
+    public Structure.Target ingest() {
+        target.ingest(keys, keys);
+        return target;
+    }
+}
