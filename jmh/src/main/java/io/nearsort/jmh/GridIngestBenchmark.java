@@ -4,15 +4,12 @@ import io.nearsort.core.sortedness.KLGenerator;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.concurrent.TimeUnit;
@@ -33,7 +30,7 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 2)
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
     "-Dagrona.disable.bounds.checks=true", "-Xms6g", "-Xmx6g"})
-public class GridIngestBenchmark {
+public class GridIngestBenchmark extends IngestState {
     @Param({"10000000"})
     int n;
 
@@ -46,30 +43,18 @@ public class GridIngestBenchmark {
     @Param({"BPLUS", "SA_BPLUS"})
     Structure structure;
 
-    private long[] keys;
-    private Structure.Target target;
-
-    @Setup(Level.Trial)
-    public void generate() {
-        keys = KLGenerator.generate(n, kPercent, lPercent, 42);
+    @Override
+    protected long[] generateKeys() {
+        return KLGenerator.generate(n, kPercent, lPercent, 42);
     }
 
-    @Setup(Level.Iteration)
-    public void createStructure() {
-        target = structure.create();
-    }
-
-    @TearDown(Level.Iteration)
-    public void closeStructure() {
-        if (target.size() != n) {
-            throw new IllegalStateException(structure + " holds " + target.size() + " entries, expected " + n);
-        }
-        target.close();
+    @Override
+    protected Structure structure() {
+        return structure;
     }
 
     @Benchmark
     public Structure.Target ingest() {
-        target.ingest(keys, keys);
-        return target;
+        return ingestAll();
     }
 }

@@ -3,15 +3,12 @@ package io.nearsort.jmh;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.concurrent.TimeUnit;
@@ -32,7 +29,7 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 3)
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
     "-Dagrona.disable.bounds.checks=true", "-Xms8g", "-Xmx8g"})
-public class IngestBenchmark {
+public class IngestBenchmark extends IngestState {
     @Param({"10000000"})
     int n;
 
@@ -42,30 +39,18 @@ public class IngestBenchmark {
     @Param({"BPLUS", "BPLUS_TAIL_BULK", "SA_BPLUS", "TREEMAP", "SKIPLIST"})
     Structure structure;
 
-    private long[] keys;
-    private Structure.Target target;
-
-    @Setup(Level.Trial)
-    public void generate() {
-        keys = workload.keys(n);
+    @Override
+    protected long[] generateKeys() {
+        return workload.keys(n);
     }
 
-    @Setup(Level.Iteration)
-    public void createStructure() {
-        target = structure.create();
-    }
-
-    @TearDown(Level.Iteration)
-    public void closeStructure() {
-        if (target.size() != n) {
-            throw new IllegalStateException(structure + " holds " + target.size() + " entries, expected " + n);
-        }
-        target.close();
+    @Override
+    protected Structure structure() {
+        return structure;
     }
 
     @Benchmark
     public Structure.Target ingest() {
-        target.ingest(keys, keys);
-        return target;
+        return ingestAll();
     }
 }

@@ -46,7 +46,8 @@ public final class SortednessAwareIndex implements LongIndex {
     private final SwareCounters counters = new SwareCounters();
     private long[] stageKeys = new long[0];
     private long[] stageValues = new long[0];
-    private volatile long modCount;
+    /** Changes of the content; read and written under the lock only. */
+    private long modCount;
     private volatile boolean closed;
     private volatile long[] sizeCache = {-1, 0}; // {modCount, size}
     private volatile NavigableMap<Long, Long> view;
@@ -106,7 +107,9 @@ public final class SortednessAwareIndex implements LongIndex {
     }
 
     private void lockForWrite() {
-        if (lock.getReadHoldCount() > 0) {
+        // getReadLockCount() is a cheap read of the lock state; the per-thread count is only needed when some
+        // thread holds the read lock (a write from inside this thread's scan would deadlock).
+        if (lock.getReadLockCount() > 0 && lock.getReadHoldCount() > 0) {
             throw new ConcurrentModificationException("cannot write to the index from inside one of its scans");
         }
         lock.writeLock().lock();
@@ -255,17 +258,14 @@ public final class SortednessAwareIndex implements LongIndex {
             if (lo > hi) {
                 return 0;
             }
-            final long expected = modCount;
+            // A consumer cannot write: lockForWrite() refuses while this thread holds the shared lock.
+            if (!buffer.overlaps(lo, hi)) {
+                return tree.forEachInRange(lo, hi, consumer);
+            }
             final MergedScan.Visitor visitor = (k, v) -> {
                 consumer.accept(k, v);
-                if (modCount != expected) {
-                    throw new ConcurrentModificationException("the index was modified during the scan");
-                }
                 return true;
             };
-            if (!buffer.overlaps(lo, hi)) {
-                return tree.forEachInRange(lo, hi, visitor::visit);
-            }
             return MergedScan.ascending(buffer, tree, lo, hi, visitor);
         } finally {
             lock.readLock().unlock();
