@@ -208,7 +208,7 @@ public final class SortednessAwareIndex implements LongIndex {
             if (pos >= 0) {
                 return buffer.tombstones[pos] ? defaultValue : buffer.values[pos];
             }
-            return tree.getOrDefault(key, defaultValue);
+            return treeMayContain(key) ? tree.getOrDefault(key, defaultValue) : defaultValue;
         } finally {
             lock.readLock().unlock();
         }
@@ -222,10 +222,19 @@ public final class SortednessAwareIndex implements LongIndex {
             if (pos >= 0) {
                 return !buffer.tombstones[pos];
             }
-            return tree.containsKey(key);
+            return treeMayContain(key) && tree.containsKey(key);
         } finally {
             lock.readLock().unlock();
         }
+    }
+
+    /** The tree's zonemap (§IV-B, Fig. 6): a key above the tree's largest key is not in it. */
+    private boolean treeMayContain(final long key) {
+        if (tree.isEmpty() || key > tree.lastKey()) {
+            counters.treeSkips.increment();
+            return false;
+        }
+        return true;
     }
 
     /** The buffer position deciding {@code key} (a value or a tombstone), or -1 to ask the tree (§IV-B). */
@@ -425,6 +434,7 @@ public final class SortednessAwareIndex implements LongIndex {
                     .counter(SwareCounters.LOOKUPS, counters.lookups.sum())
                     .counter(SwareCounters.BUFFER_HITS, counters.bufferHits.sum())
                     .counter(SwareCounters.BUFFER_SKIPS, counters.bufferSkips.sum())
+                    .counter(SwareCounters.TREE_SKIPS, counters.treeSkips.sum())
                     .counter(SwareCounters.BLOOM_NEGATIVES, counters.bloomNegatives.sum())
                     .counter(SwareCounters.ZONE_SKIPS, counters.zoneSkips.sum())
                     .counter(SwareCounters.ZONES_SCANNED, counters.zonesScanned.sum())

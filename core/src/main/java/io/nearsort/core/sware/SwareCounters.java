@@ -32,6 +32,8 @@ final class SwareCounters {
     static final String BUFFER_HITS = "bufferHits";
     /** Lookups that skipped the buffer by its zonemap (§IV-B, Fig. 6). */
     static final String BUFFER_SKIPS = "bufferZonemapSkips";
+    /** Lookups that skipped the tree by its zonemap (above its largest key; §IV-B, Fig. 6). */
+    static final String TREE_SKIPS = "treeZonemapSkips";
     /** Bloom filter probes that ruled the unsorted section or a zone out (§IV-B, Fig. 7). */
     static final String BLOOM_NEGATIVES = "bloomNegatives";
     /** Unsorted zones skipped by their zonemap (§IV-B). */
@@ -53,6 +55,7 @@ final class SwareCounters {
     final LongAdder lookups = new LongAdder();
     final LongAdder bufferHits = new LongAdder();
     final LongAdder bufferSkips = new LongAdder();
+    final LongAdder treeSkips = new LongAdder();
     final LongAdder bloomNegatives = new LongAdder();
     final LongAdder zoneSkips = new LongAdder();
     final LongAdder zonesScanned = new LongAdder();

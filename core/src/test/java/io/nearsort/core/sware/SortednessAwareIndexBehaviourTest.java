@@ -179,6 +179,7 @@ class SortednessAwareIndexBehaviourTest {
             final long skips = index.stats().counter(SwareCounters.BUFFER_SKIPS);
             assertFalse(index.containsKey(1_000_000)); // outside the buffer's zonemap
             assertEquals(skips + 1, index.stats().counter(SwareCounters.BUFFER_SKIPS));
+            assertTrue(index.stats().counter(SwareCounters.TREE_SKIPS) > 0, "the empty tree is skipped");
         }
     }
 
