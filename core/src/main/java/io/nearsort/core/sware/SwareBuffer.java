@@ -60,6 +60,10 @@ final class SwareBuffer {
 
     private long[] scratchKeys = new long[0];
     private long[] scratchOrder = new long[0];
+    private long[] runKeys = new long[0];
+    private long[] runPositions = new long[0];
+    private long[] nextRunKeys = new long[0];
+    private long[] nextRunPositions = new long[0];
     private long[] mergedKeys = new long[0];
     private long[] mergedValues = new long[0];
     private boolean[] mergedTombstones = new boolean[0];
@@ -277,8 +281,9 @@ final class SwareBuffer {
     /**
      * Sorts {@code [from, size)} stably by key and keeps only the newest entry of each key, shrinking
      * {@code size}. Position order is recency order, so the last of equal keys after a stable sort is the newest.
-     * Entries of the main sorted section in the range are already in order: only the rest is sorted (with the
-     * algorithm §IV-C picks) and then merged with them, older first among equal keys.
+     * The main sorted section and the query-sorted blocks in the range are already sorted runs: only the
+     * unsorted section is sorted (with the algorithm §IV-C picks), and then the runs are merged oldest first,
+     * the older run winning ties so that the newest version ends last.
      */
     void sortAndKeepNewest(final int from, final AdaptiveSorter sorter, final SwareCounters counters) {
         final int n = size - from;
@@ -286,35 +291,43 @@ final class SwareBuffer {
             return;
         }
         ensureScratch(n);
-        final int presortedEnd = Math.max(from, Math.min(previousBoundary, size));
-        final int tail = size - presortedEnd;
-        // Sort the tail's (key, position) pairs; positions travel as the payload.
-        System.arraycopy(keys, presortedEnd, scratchKeys, 0, tail);
-        for (int i = 0; i < tail; i++) {
-            scratchOrder[i] = presortedEnd + i;
+        // The first run: the part of the main sorted section in range.
+        final int mainEnd = Math.max(from, Math.min(previousBoundary, size));
+        int length = 0;
+        for (int i = from; i < mainEnd; i++, length++) {
+            runKeys[length] = keys[i];
+            runPositions[length] = i;
         }
-        if (tail > 1 && !isSorted(keys, presortedEnd, size)) {
-            count(sorter.sort(scratchKeys, scratchOrder, 0, tail, Math.min(tail, outOfOrderAppends),
-                    Math.min(tail, maxDisplacement)), counters);
+        // Query-sorted blocks in range, oldest first.
+        final int unsortedFrom = Math.max(from, unsortedStart());
+        for (int b = 0; b < blockCount; b++) {
+            final int start = Math.max(from, blockStarts[b]);
+            final int end = b + 1 < blockCount ? blockStarts[b + 1] : blocksEnd;
+            if (start < end) {
+                length = mergeIntoRun(length, keys, null, start, end);
+            }
         }
-        // Merge the presorted run [from, presortedEnd) with the sorted tail, keeping the last of equal keys.
-        int i = from;
-        int j = 0;
+        // The unsorted section: sort its (key, position) pairs, then merge it last (it is the newest).
+        final int tail = size - unsortedFrom;
+        if (tail > 0) {
+            System.arraycopy(keys, unsortedFrom, scratchKeys, 0, tail);
+            for (int i = 0; i < tail; i++) {
+                scratchOrder[i] = unsortedFrom + i;
+            }
+            if (tail > 1 && !isSorted(keys, unsortedFrom, size)) {
+                count(sorter.sort(scratchKeys, scratchOrder, 0, tail, Math.min(tail, outOfOrderAppends),
+                        Math.min(tail, maxDisplacement)), counters);
+            }
+            length = mergeIntoRun(length, scratchKeys, scratchOrder, 0, tail);
+        }
+        // Keep the last (newest) of each run of equal keys and write the result back.
         int out = 0;
-        while (i < presortedEnd || j < tail) {
-            final long key;
-            final int source;
-            if (j >= tail || (i < presortedEnd && keys[i] <= scratchKeys[j])) {
-                key = keys[i];
-                source = i++;
-            } else {
-                key = scratchKeys[j];
-                source = (int) scratchOrder[j++];
+        for (int i = 0; i < length; i++) {
+            if (i + 1 < length && runKeys[i + 1] == runKeys[i]) {
+                continue;
             }
-            if (out > 0 && mergedKeys[out - 1] == key) {
-                out--; // a newer version of the same key replaces the older one
-            }
-            mergedKeys[out] = key;
+            final int source = (int) runPositions[i];
+            mergedKeys[out] = runKeys[i];
             mergedValues[out] = values[source];
             mergedTombstones[out] = tombstones[source];
             out++;
@@ -323,6 +336,35 @@ final class SwareBuffer {
         System.arraycopy(mergedValues, 0, values, from, out);
         System.arraycopy(mergedTombstones, 0, tombstones, from, out);
         size = from + out;
+    }
+
+    /**
+     * Merges the accumulated run {@code runKeys[0, length)} with the newer sorted run {@code otherKeys[start,
+     * end)} (whose positions are {@code otherPositions}, or the indices themselves when null); the accumulated
+     * run wins ties. Returns the new length.
+     */
+    private int mergeIntoRun(final int length, final long[] otherKeys, final long[] otherPositions,
+                             final int start, final int end) {
+        int i = 0;
+        int j = start;
+        int out = 0;
+        while (i < length || j < end) {
+            if (j >= end || (i < length && runKeys[i] <= otherKeys[j])) {
+                nextRunKeys[out] = runKeys[i];
+                nextRunPositions[out++] = runPositions[i++];
+            } else {
+                nextRunKeys[out] = otherKeys[j];
+                nextRunPositions[out++] = otherPositions == null ? j : otherPositions[j];
+                j++;
+            }
+        }
+        final long[] k = runKeys;
+        runKeys = nextRunKeys;
+        nextRunKeys = k;
+        final long[] p = runPositions;
+        runPositions = nextRunPositions;
+        nextRunPositions = p;
+        return out;
     }
 
     private static boolean isSorted(final long[] keys, final int from, final int to) {
@@ -351,6 +393,10 @@ final class SwareBuffer {
         if (scratchKeys.length < n) {
             scratchKeys = new long[n];
             scratchOrder = new long[n];
+            runKeys = new long[n];
+            runPositions = new long[n];
+            nextRunKeys = new long[n];
+            nextRunPositions = new long[n];
             mergedKeys = new long[n];
             mergedValues = new long[n];
             mergedTombstones = new boolean[n];
