@@ -1,9 +1,9 @@
 package io.nearsort.jmh;
 
 import io.nearsort.core.Indexes;
+import io.nearsort.core.LongIndex;
 import io.nearsort.core.btree.BPlusTree;
 import io.nearsort.core.ingest.RunAppender;
-import io.nearsort.core.sware.SortednessAwareIndex;
 
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -15,14 +15,14 @@ public enum Structure {
     BPLUS {
         @Override
         Target create() {
-            return new TreeTarget(Indexes.bPlusTree().build(), false);
+            return new IndexTarget(Indexes.bPlusTree().build());
         }
     },
     /** The B+-tree with SWARE §III's elements: 80:20 splits, tail-leaf inserts, bulk append of sorted runs. */
     BPLUS_TAIL_BULK {
         @Override
         Target create() {
-            return new TreeTarget(Indexes.bPlusTree().splitRatio(0.8).tailLeafInserts(true).build(), true);
+            return new IndexTarget(Indexes.bPlusTree().splitRatio(0.8).tailLeafInserts(true).build(), 16);
         }
     },
     /**
@@ -32,7 +32,7 @@ public enum Structure {
     SA_BPLUS {
         @Override
         Target create() {
-            return new SwareTarget(Indexes.saBPlusTree().bufferCapacity(SA_BUFFER_ENTRIES).build());
+            return new IndexTarget(Indexes.saBPlusTree().bufferCapacity(SA_BUFFER_ENTRIES).build());
         }
     },
     /** {@link TreeMap}: the JDK's red-black tree. */
@@ -70,60 +70,29 @@ public enum Structure {
         void close();
     }
 
-    private static final class TreeTarget implements Target {
-        private final BPlusTree tree;
-        private final boolean appendRuns;
+    /** Any nearsort index; with an appender, sorted runs of an ingest are bulk-appended. */
+    private static final class IndexTarget implements Target {
+        private final LongIndex index;
+        private final RunAppender appender;
 
-        TreeTarget(final BPlusTree tree, final boolean appendRuns) {
-            this.tree = tree;
-            this.appendRuns = appendRuns;
+        IndexTarget(final LongIndex index) {
+            this.index = index;
+            this.appender = null;
+        }
+
+        IndexTarget(final BPlusTree tree, final int minRunLength) {
+            this.index = tree;
+            this.appender = new RunAppender(tree, minRunLength);
         }
 
         @Override
         public void ingest(final long[] keys, final long[] values) {
-            if (appendRuns) {
-                new RunAppender(tree, 16).ingest(keys, values, 0, keys.length);
+            if (appender != null) {
+                appender.ingest(keys, values, 0, keys.length);
             } else {
                 for (int i = 0; i < keys.length; i++) {
-                    tree.put(keys[i], values[i]);
+                    index.put(keys[i], values[i]);
                 }
-            }
-        }
-
-        @Override
-        public long get(final long key) {
-            return tree.getOrDefault(key, -1L);
-        }
-
-        @Override
-        public long size() {
-            return tree.size();
-        }
-
-        @Override
-        public long scan(final long lo, final long hi) {
-            final long[] sum = {0};
-            tree.forEachInRange(lo, hi, (k, v) -> sum[0] += v);
-            return sum[0];
-        }
-
-        @Override
-        public void close() {
-            tree.close();
-        }
-    }
-
-    private static final class SwareTarget implements Target {
-        private final SortednessAwareIndex index;
-
-        SwareTarget(final SortednessAwareIndex index) {
-            this.index = index;
-        }
-
-        @Override
-        public void ingest(final long[] keys, final long[] values) {
-            for (int i = 0; i < keys.length; i++) {
-                index.put(keys[i], values[i]);
             }
         }
 

@@ -176,11 +176,6 @@ final class Node {
     // ------------------------------------------------------------------ stateless reads
     // Used by the read paths that many threads may run at once (no flyweight state is shared).
 
-    /** Whether the page at {@code page} is a leaf. */
-    static boolean isLeafAt(final long page) {
-        return UnsafeApi.getInt(page + KIND_OFFSET) == KIND_LEAF;
-    }
-
     static int countAt(final long page) {
         return UnsafeApi.getInt(page + COUNT_OFFSET);
     }

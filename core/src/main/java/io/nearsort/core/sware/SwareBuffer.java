@@ -121,14 +121,6 @@ final class SwareBuffer {
         return sortedPrefixEnd == size ? size : (sortedPrefixEnd / zoneSize) * zoneSize;
     }
 
-    long estimatedK() {
-        return outOfOrderAppends;
-    }
-
-    long estimatedL() {
-        return maxDisplacement;
-    }
-
     long bloomBytes() {
         if (globalBloom == null) {
             return 0;

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
-import java.util.function.LongSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -164,10 +163,5 @@ public final class LongIndexOracle {
                 fail("entry #" + (i - 1) + " is " + kv[0] + "=" + kv[1] + ", expected " + e + " " + when);
             }
         }
-    }
-
-    /** A supplier of keys following this oracle's pattern, for callers that drive the index themselves. */
-    public LongSupplier keys() {
-        return this::nextKey;
     }
 }
