@@ -1,0 +1,172 @@
+package io.nearsort.examples.cli.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Runs a {@link BenchPlan} on workloads: per workload one warm-up round and {@code repeat} timed rounds; each
+ * round runs every structure once, alternating the order between rounds so that drift of the machine (heat, other
+ * tenants) spreads over all of them. A run ingests the workload into a fresh instance, then performs the lookups
+ * and scans on it; the read:write mix runs on another fresh instance preloaded with the first 80%. Sizes are
+ * always checked; with {@code verify}, every read is compared with the {@link Reference} after the timing.
+ */
+public final class BenchRunner {
+    private static final long MISSING = -1;
+
+    private final BenchPlan plan;
+    private final Runnable onRun;
+
+    /** @param onRun called after every structure run (progress) */
+    public BenchRunner(final BenchPlan plan, final Runnable onRun) {
+        this.plan = plan;
+        this.onRun = onRun;
+    }
+
+    /** Runs executed per workload: (1 + repeat) rounds of every structure. */
+    public int runsPerWorkload() {
+        return (1 + plan.repeat()) * plan.structures().size();
+    }
+
+    /** The results of every structure on {@code workload}, in plan order. */
+    public WorkloadResult run(final Workload workload) {
+        final Reference reference = new Reference(workload);
+        final Operations operations = new Operations(plan, workload, reference);
+        final long[] values = workload.arrivalValues();
+        final List<StructureResult> results = new ArrayList<>();
+        for (final BenchStructure structure : plan.structures()) {
+            results.add(new StructureResult(structure));
+        }
+        final int count = results.size();
+        for (int round = 0; round <= plan.repeat(); round++) {
+            for (int i = 0; i < count; i++) {
+                final int index = round % 2 == 0 ? i : count - 1 - i;
+                final StructureResult result = round == 0 ? new StructureResult(results.get(index).structure())
+                        : results.get(index);
+                runOnce(workload, values, reference, operations, result);
+                onRun.run();
+            }
+        }
+        return new WorkloadResult(workload, results);
+    }
+
+    private void runOnce(final Workload workload, final long[] values, final Reference reference,
+                         final Operations ops, final StructureResult result) {
+        final long[] keys = workload.keys();
+        final int capacity = plan.bufferCapacity(keys.length);
+        final String who = result.structure().cliName() + " on " + workload.name();
+        System.gc(); // the previous run's garbage (TreeMap nodes) should not be collected on this run's clock
+        try (BenchTarget target = result.structure().create(capacity)) {
+            long start = System.nanoTime();
+            target.ingest(keys, values, 0, keys.length);
+            target.finish();
+            result.record(Phase.INGEST, keys.length, System.nanoTime() - start);
+            checkSize(who, target.size(), reference.distinct());
+            result.afterIngest(target.stats(), target.size());
+            if (ops.lookupKeys.length > 0) {
+                final long[] found = new long[ops.lookupKeys.length];
+                start = System.nanoTime();
+                for (int i = 0; i < found.length; i++) {
+                    found[i] = target.get(ops.lookupKeys[i], MISSING);
+                }
+                result.record(Phase.LOOKUP, found.length, System.nanoTime() - start);
+                if (plan.verify()) {
+                    verifyLookups(who, ops.lookupKeys, found, reference);
+                    result.verified(found.length);
+                }
+            }
+            if (ops.scanLo.length > 0) {
+                scan(who, target, ops, reference, result);
+            }
+        }
+        if (ops.mixOperations() > 0) {
+            mix(who, keys, values, reference, ops, result, capacity);
+        }
+    }
+
+    private void scan(final String who, final BenchTarget target, final Operations ops, final Reference reference,
+                      final StructureResult result) {
+        final int scans = ops.scanLo.length;
+        final long[] counts = new long[scans];
+        final long[] sums = new long[scans];
+        final long[] visit = new long[2];
+        final long start = System.nanoTime();
+        for (int i = 0; i < scans; i++) {
+            target.scan(ops.scanLo[i], ops.scanHi[i], visit);
+            counts[i] = visit[0];
+            sums[i] = visit[1];
+        }
+        result.record(Phase.SCAN, scans, System.nanoTime() - start);
+        if (plan.verify()) {
+            final long[] expected = new long[2];
+            for (int i = 0; i < scans; i++) {
+                reference.scan(ops.scanLo[i], ops.scanHi[i], expected);
+                if (counts[i] != expected[0] || sums[i] != expected[1]) {
+                    throw new VerificationException(String.format(Locale.ROOT, "%s: scan [%d, %d] visited %d entries "
+                                    + "summing to %d, expected %d summing to %d", who, ops.scanLo[i], ops.scanHi[i],
+                            counts[i], sums[i], expected[0], expected[1]));
+                }
+            }
+            result.verified(scans);
+        }
+    }
+
+    private void mix(final String who, final long[] keys, final long[] values, final Reference reference,
+                     final Operations ops, final StructureResult result, final int capacity) {
+        final int[] schedule = ops.mixSchedule;
+        final long[] found = new long[ops.mixReadKeys.length];
+        System.gc();
+        try (BenchTarget target = result.structure().create(capacity)) {
+            target.ingest(keys, values, 0, ops.mixPreload);
+            int read = 0;
+            final long start = System.nanoTime();
+            for (final int op : schedule) {
+                if (op == Operations.READ) {
+                    found[read] = target.get(ops.mixReadKeys[read], MISSING);
+                    read++;
+                } else {
+                    target.put(keys[op], values[op]);
+                }
+            }
+            result.record(Phase.MIX, schedule.length, System.nanoTime() - start);
+            target.finish();
+            checkSize(who + " after the mix", target.size(), reference.distinct());
+        }
+        if (plan.verify()) {
+            int written = ops.mixPreload;
+            int read = 0;
+            for (final int op : schedule) {
+                if (op == Operations.READ) {
+                    final long expected = reference.valueBefore(ops.mixReadKeys[read], written, MISSING);
+                    if (found[read] != expected) {
+                        throw new VerificationException(String.format(Locale.ROOT, "%s: mix read %d of key %d after "
+                                + "%d writes returned %d, expected %d", who, read, ops.mixReadKeys[read], written,
+                                found[read], expected));
+                    }
+                    read++;
+                } else {
+                    written = op + 1;
+                }
+            }
+            result.verified(found.length);
+        }
+    }
+
+    private static void verifyLookups(final String who, final long[] keys, final long[] found,
+                                      final Reference reference) {
+        for (int i = 0; i < keys.length; i++) {
+            final long expected = reference.value(keys[i], MISSING);
+            if (found[i] != expected) {
+                throw new VerificationException(String.format(Locale.ROOT, "%s: lookup of key %d returned %d, "
+                        + "expected %d", who, keys[i], found[i], expected));
+            }
+        }
+    }
+
+    private static void checkSize(final String who, final long size, final long expected) {
+        if (size != expected) {
+            throw new VerificationException(String.format(Locale.ROOT, "%s: holds %,d entries, expected %,d distinct "
+                    + "keys", who, size, expected));
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package io.nearsort.examples.cli.bench;
+
+import io.nearsort.core.Indexes;
+
+import java.util.Arrays;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.stream.Collectors;
+
+/** The structures {@code nearsort bench} compares, by their command-line names. */
+public enum BenchStructure {
+    /** The SWARE paper's baseline B+-tree: 50:50 splits, top-inserts only. */
+    BPLUS("bplus", "B+-tree (baseline)") {
+        @Override
+        BenchTarget create(final int bufferCapacity) {
+            return IndexTarget.of(Indexes.bPlusTree().build());
+        }
+    },
+    /** The B+-tree with SWARE §III's elements: 80:20 splits, tail-leaf inserts, bulk append of sorted runs. */
+    BPLUS_TAIL_BULK("bplus-tail-bulk", "B+-tree 80:20+tail+bulk") {
+        @Override
+        BenchTarget create(final int bufferCapacity) {
+            return IndexTarget.appending(Indexes.bPlusTree().splitRatio(0.8).tailLeafInserts(true).build());
+        }
+    },
+    /** The SA B+-tree (SWARE / OSM-tree) with the paper's tuning. */
+    SA_BPLUS("sa-bplus", "SA B+-tree (SWARE)") {
+        @Override
+        BenchTarget create(final int bufferCapacity) {
+            return IndexTarget.of(Indexes.saBPlusTree().bufferCapacity(bufferCapacity).build());
+        }
+    },
+    /** {@link TreeMap}, the JDK's red-black tree. */
+    TREEMAP("treemap", "java.util.TreeMap") {
+        @Override
+        BenchTarget create(final int bufferCapacity) {
+            return new MapTarget(new TreeMap<>());
+        }
+    },
+    /** {@link ConcurrentSkipListMap}, the JDK's concurrent ordered map. */
+    SKIPLIST("skiplist", "ConcurrentSkipListMap") {
+        @Override
+        BenchTarget create(final int bufferCapacity) {
+            return new MapTarget(new ConcurrentSkipListMap<>());
+        }
+    };
+
+    private final String cliName;
+    private final String label;
+
+    BenchStructure(final String cliName, final String label) {
+        this.cliName = cliName;
+        this.label = label;
+    }
+
+    /** A fresh, empty instance; {@code bufferCapacity} sizes a SWARE buffer where there is one. */
+    abstract BenchTarget create(int bufferCapacity);
+
+    /** The name on the command line. */
+    public String cliName() {
+        return cliName;
+    }
+
+    /** The name in tables and charts. */
+    public String label() {
+        return label;
+    }
+
+    /** The structure named {@code name} on the command line. */
+    public static BenchStructure of(final String name) {
+        for (final BenchStructure structure : values()) {
+            if (structure.cliName.equals(name)) {
+                return structure;
+            }
+        }
+        throw new IllegalArgumentException("unknown structure '" + name + "' (expected one of: " + names() + ")");
+    }
+
+    /** Every command-line name, comma-separated. */
+    public static String names() {
+        return Arrays.stream(values()).map(BenchStructure::cliName).collect(Collectors.joining(", "));
+    }
+}

@@ -1,0 +1,33 @@
+package io.nearsort.examples.cli.bench;
+
+import io.nearsort.core.IndexStats;
+
+/** One instance of a benchmarked structure, behind the operations the bench phases time. */
+interface BenchTarget extends AutoCloseable {
+    /** Writes {@code keys[i] -> values[i]} for i in [from, to), in order; later writes win. */
+    void ingest(long[] keys, long[] values, int from, int to);
+
+    /** Writes one entry (the read:write mix). */
+    void put(long key, long value);
+
+    /** The value of {@code key}, or {@code missing}. */
+    long get(long key, long missing);
+
+    /**
+     * Visits the entries with keys in [lo, hi] in key order; {@code result[0]} receives the count and
+     * {@code result[1]} the sum of the values.
+     */
+    void scan(long lo, long hi, long[] result);
+
+    /** Makes every write durable in the structure (the SA B+-tree flushes its buffer); timed with the ingest. */
+    void finish();
+
+    /** Entries stored. */
+    long size();
+
+    /** Counters of a nearsort index, or null for the JDK references. */
+    IndexStats stats();
+
+    @Override
+    void close();
+}

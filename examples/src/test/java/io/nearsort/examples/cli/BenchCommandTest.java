@@ -1,0 +1,148 @@
+package io.nearsort.examples.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class BenchCommandTest {
+    private static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+
+    @TempDir
+    Path dir;
+
+    /** Asserts a valid PNG of a plausible size and returns it decoded. */
+    static BufferedImage assertPng(final Path png) throws IOException {
+        final byte[] bytes = Files.readAllBytes(png);
+        assertArrayEquals(PNG_SIGNATURE, Arrays.copyOf(bytes, PNG_SIGNATURE.length));
+        final BufferedImage image = ImageIO.read(png.toFile());
+        assertNotNull(image, "decodes as an image");
+        assertTrue(image.getWidth() >= 400 && image.getHeight() >= 300, image.getWidth() + "x" + image.getHeight());
+        return image;
+    }
+
+    @Test
+    void everyPhaseEveryStructureVerifiedWithCsv() throws IOException {
+        final Path csv = dir.resolve("out/bench.csv");
+        final Cli cli = Cli.run("bench", "-n", "20k", "-K", "5", "-L", "5", "--repeat", "2", "-s",
+                "bplus,bplus-tail-bulk,sa-bplus,treemap,skiplist", "--lookups", "5k", "--mix", "50:50", "--scans",
+                "500", "--scan-length", "50", "--verify", "--buffer", "200", "--csv", csv.toString());
+        assertEquals(0, cli.exitCode, cli.toString());
+        assertTrue(cli.out.contains("measured K = 5.00%, L = 5.00%"), cli.out);
+        final List<String> rows = cli.out.lines().filter(l -> l.startsWith("K=5% L=5%")).collect(Collectors.toList());
+        assertEquals(5, rows.size(), cli.out);
+        for (final String row : rows) {
+            // ingest, lookup, mix and scan columns, each with a speedup; the baseline's are exactly 1.00x.
+            assertEquals(4, row.split("x(\\s|$)").length - 1 + (row.endsWith("x") ? 1 : 0), row);
+            if (row.contains("(baseline)")) {
+                assertEquals(4, row.split(" 1\\.00x").length - 1, row);
+            }
+        }
+        final String appended = rows.stream().filter(r -> r.contains("tail+bulk")).findFirst().orElseThrow();
+        assertTrue(appended.matches(".*\\s9\\d\\.\\d%\\s.*"), "bulk-appended share above 90%: " + appended);
+        // Reads checked per timed run: 5,000 lookups + 4,000 mix reads (as many as the last 20% of the writes at
+        // 50:50) + 500 scans; 2 timed runs of 5 structures.
+        assertTrue(cli.out.contains("verify: " + String.format(java.util.Locale.ROOT, "%,d", 5 * 2 * 9_500)
+                + " reads and scans matched"), cli.out);
+        final List<String> lines = Files.readAllLines(csv);
+        assertTrue(lines.get(0).startsWith("workload,k_percent,l_percent,scrambled,n,structure,phase"), lines.get(0));
+        assertEquals(1 + 5 * 4, lines.size());
+        for (final String line : lines.subList(1, lines.size())) {
+            final String[] cells = line.split(",", -1);
+            assertEquals(17, cells.length, line);
+            assertEquals("20000", cells[4]);
+            assertTrue(Long.parseLong(cells[9]) > 0, line);
+            if (cells[5].equals("bplus")) {
+                assertEquals(1.0, Double.parseDouble(cells[11]), 1e-9, line);
+            }
+            assertEquals(cells[5].equals("treemap") || cells[5].equals("skiplist"), cells[12].isEmpty(), line);
+        }
+        assertEquals(5, lines.stream().filter(l -> l.contains(",mix,8000,2,")).count(), "50:50 over the last 20%: "
+                + "4k writes + 4k reads " + lines);
+    }
+
+    @Test
+    void suppliedInputIsBenchmarkedAsIs() throws IOException {
+        final Path keys = dir.resolve("keys.txt");
+        Files.writeString(keys, "5\n3\n9\n3\n" + Long.MIN_VALUE + "\n" + Long.MAX_VALUE + "\n");
+        final Cli cli = Cli.run("bench", "--input", keys.toString(), "--repeat", "1", "--lookups", "100", "--scans",
+                "10", "--scan-length", "3", "--mix", "90:10", "--verify");
+        assertEquals(0, cli.exitCode, cli.toString());
+        assertTrue(cli.out.contains("1 workload(s) of 6 keys"), cli.out);
+        assertEquals(3, cli.out.lines().filter(l -> l.startsWith("keys.txt ")).count(), cli.out);
+    }
+
+    @Test
+    void gridRendersAHeatMapAndALineChart() throws IOException {
+        final Path heat = dir.resolve("charts/grid.png");
+        Cli cli = Cli.run("bench", "--grid", "-n", "5000", "--repeat", "1", "-s", "bplus,sa-bplus", "--grid-k", "0,5",
+                "--grid-l", "1,10", "--chart", heat.toString(), "--buffer", "0.5%");
+        assertEquals(0, cli.exitCode, cli.toString());
+        // sorted once, K=5 at two L values, scrambled.
+        assertTrue(cli.out.contains("4 workload(s) of 5,000 keys"), cli.out);
+        for (final String name : new String[] {"sorted", "K=5% L=1%", "K=5% L=10%", "scrambled"}) {
+            assertEquals(2, cli.out.lines().filter(l -> l.startsWith(name + " ")).count(), name + "\n" + cli.out);
+        }
+        assertTrue(cli.out.contains("Chart written to " + heat), cli.out);
+        assertPng(heat);
+        final Path line = dir.resolve("line.png");
+        cli = Cli.run("bench", "--grid", "-n", "2000", "--repeat", "1", "-s", "bplus,bplus-tail-bulk", "--grid-k",
+                "0,10", "--grid-l", "5", "--chart", line.toString(), "--chart-type", "line");
+        assertEquals(0, cli.exitCode, cli.toString());
+        assertPng(line);
+    }
+
+    @Test
+    void singleWorkloadBarChart() throws IOException {
+        final Path bar = dir.resolve("bar.png");
+        final Cli cli = Cli.run("bench", "-n", "3000", "--scrambled", "--repeat", "1", "--chart", bar.toString());
+        assertEquals(0, cli.exitCode, cli.toString());
+        assertPng(bar);
+    }
+
+    @Test
+    void badArgumentsExitWithTwoAndOneLine() throws IOException {
+        assertBad("--structures: unknown structure 'btree' (expected one of: bplus, bplus-tail-bulk, sa-bplus, "
+                + "treemap, skiplist)", "bench", "-s", "bplus,btree");
+        assertBad("--mix expects R:W with integers in [0, 1000], not both 0, e.g. 50:50 (got: '50')", "bench", "--mix",
+                "50");
+        assertBad("--mix expects R:W", "bench", "--mix", "0:0");
+        assertBad("--chart-type heatmap charts the grid; add --grid or use --chart-type bar", "bench", "--chart-type",
+                "heatmap");
+        assertBad("--chart-type bar charts single workloads", "bench", "--grid", "--chart-type", "bar");
+        assertBad("--chart-type must be heatmap, line or bar (got: 'pie')", "bench", "--chart-type", "pie");
+        assertBad("--chart-structure treemap is not among --structures", "bench", "--grid", "-s", "bplus,sa-bplus",
+                "--chart-structure", "treemap");
+        assertBad("--buffer P% needs a percentage in (0, 100] (got: '0%')", "bench", "--buffer", "0%");
+        assertBad("--repeat must be in [1, 1,000] (got: 0)", "bench", "--repeat", "0");
+        assertBad("--binary and --int32 describe --input; there is no --input", "bench", "--binary");
+        assertBad("--grid generates its workloads; it takes no --input", "bench", "--grid", "--input", "x.txt");
+        assertBad("-n must be in [1, 2,147,483,639] (got: 0)", "bench", "-n", "0");
+        assertBad("--grid-k must be a percentage in [0, 100] (got: 150.0)", "bench", "--grid", "--grid-k", "150");
+        final Path empty = dir.resolve("empty.txt");
+        Files.writeString(empty, "");
+        assertBad("--input " + empty + " holds no keys", "bench", "--input", empty.toString());
+        final Path bad = dir.resolve("bad.txt");
+        Files.writeString(bad, "1\nfoo\n");
+        assertBad(bad + ":2: expected one integer", "bench", "--input", bad.toString());
+    }
+
+    private static void assertBad(final String message, final String... args) {
+        final Cli cli = Cli.run(args);
+        assertEquals(2, cli.exitCode, cli.toString());
+        assertTrue(cli.err.startsWith("nearsort bench: ") && cli.err.contains(message), cli.err);
+        assertEquals(1, cli.err.lines().count(), cli.err);
+    }
+}
