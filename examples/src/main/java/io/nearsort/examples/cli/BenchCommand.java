@@ -349,8 +349,8 @@ final class BenchCommand extends NearsortMain.Subcommand {
                 }
             }
         }
-        final String title = String.format(Locale.ROOT, "%s ingestion speedup over %s, n = %,d (scrambled: %.2fx)",
-                shown.label(), plan.baseline().label(), results.get(0).n(), scrambledSpeedup);
+        final String title = String.format(Locale.ROOT, "Ingestion speedup of %s over %s, n = %,d; scrambled %.2fx",
+                shown.cliName(), plan.baseline().cliName(), results.get(0).n(), scrambledSpeedup);
         if ("line".equals(chartType)) {
             SpeedupCharts.lines(title, ks, ls, cells, png);
         } else {

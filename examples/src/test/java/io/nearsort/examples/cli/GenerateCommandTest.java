@@ -2,12 +2,10 @@ package io.nearsort.examples.cli;
 
 import io.nearsort.core.sortedness.KLGenerator;
 import io.nearsort.examples.cli.keys.KeyFormat;
-import io.nearsort.examples.cli.keys.KeyReader;
-import io.nearsort.examples.cli.keys.LongArrayBuilder;
+import io.nearsort.examples.cli.keys.KeyBytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,12 +18,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class GenerateCommandTest {
     @TempDir
     Path dir;
-
-    private static long[] decode(final KeyFormat format, final byte[] bytes) throws IOException {
-        final LongArrayBuilder keys = new LongArrayBuilder();
-        new KeyReader(format).read(new ByteArrayInputStream(bytes), "test", keys);
-        return keys.toArray();
-    }
 
     @Test
     void textIsOneKeyPerLineInArrivalOrder() {
@@ -42,9 +34,9 @@ class GenerateCommandTest {
     void everyFormatMatchesTheLibrarysGenerator() throws IOException {
         final long[] expected = KLGenerator.workload(50_000).kPercent(5).lPercent(3).randomGaps(10).seed(11).generate();
         final String[] common = {"generate", "-n", "50_000", "-K", "5", "-L", "3", "--gaps", "random:10", "--seed", "11"};
-        assertArrayEquals(expected, decode(KeyFormat.TEXT, Cli.run(common).outBytes));
-        assertArrayEquals(expected, decode(KeyFormat.INT64, Cli.run(concat(common, "--binary")).outBytes));
-        assertArrayEquals(expected, decode(KeyFormat.INT32, Cli.run(concat(common, "--int32")).outBytes));
+        assertArrayEquals(expected, KeyBytes.decode(KeyFormat.TEXT, Cli.run(common).outBytes));
+        assertArrayEquals(expected, KeyBytes.decode(KeyFormat.INT64, Cli.run(concat(common, "--binary")).outBytes));
+        assertArrayEquals(expected, KeyBytes.decode(KeyFormat.INT32, Cli.run(concat(common, "--int32")).outBytes));
     }
 
     @Test
@@ -68,7 +60,7 @@ class GenerateCommandTest {
         assertEquals("", cli.out);
         assertTrue(cli.err.contains("wrote 1,000 keys (binary little-endian int64) to " + file), cli.err);
         assertArrayEquals(KLGenerator.workload(1000).scrambled(true).seed(42).generate(),
-                decode(KeyFormat.INT64, Files.readAllBytes(file)));
+                KeyBytes.decode(KeyFormat.INT64, Files.readAllBytes(file)));
     }
 
     @Test

@@ -4,14 +4,13 @@ import io.nearsort.core.sortedness.KLGenerator;
 import io.nearsort.core.sortedness.Sortedness;
 import io.nearsort.core.sortedness.SortednessReport;
 import io.nearsort.examples.cli.keys.KeyFormat;
-import io.nearsort.examples.cli.keys.KeyWriter;
+import io.nearsort.examples.cli.keys.KeyBytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,22 +23,12 @@ class ProfileCommandTest {
     @TempDir
     Path dir;
 
-    static byte[] encode(final KeyFormat format, final long... keys) throws IOException {
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        final KeyWriter writer = new KeyWriter(format, bytes);
-        for (final long key : keys) {
-            writer.write(key);
-        }
-        writer.flush();
-        return bytes.toByteArray();
-    }
-
     @ParameterizedTest
     @CsvSource({"0, 0", "5, 5", "20, 1", "50, 25", "100, 100"})
     void figuresAgreeWithTheLibrarysMeasurement(final double k, final double l) throws IOException {
         final long[] keys = KLGenerator.workload(30_000).kPercent(k).lPercent(l).randomGaps(7).seed(3).generate();
         final Path file = dir.resolve("keys.txt");
-        Files.write(file, encode(KeyFormat.TEXT, keys));
+        Files.write(file, KeyBytes.encode(KeyFormat.TEXT, keys));
         final Cli cli = Cli.run("profile", file.toString());
         assertEquals(0, cli.exitCode, cli.toString());
         final SortednessReport expected = Sortedness.measure(keys);
@@ -59,7 +48,7 @@ class ProfileCommandTest {
     void everyFormatReadsTheSameKeysFromAFileOrStandardInput(final KeyFormat format) throws IOException {
         final long[] keys = KLGenerator.generate(5_000, 10, 2, 9);
         final String flag = format == KeyFormat.INT64 ? "--binary" : format == KeyFormat.INT32 ? "--int32" : null;
-        final byte[] bytes = encode(format, keys);
+        final byte[] bytes = KeyBytes.encode(format, keys);
         final Cli fromStdin = flag == null ? Cli.runWithInput(bytes, "profile", "-")
                 : Cli.runWithInput(bytes, "profile", flag, "-");
         assertEquals(0, fromStdin.exitCode, fromStdin.toString());
@@ -84,7 +73,7 @@ class ProfileCommandTest {
     @Test
     void streamingWindowAgreesWithTheExactFiguresWhileLIsBelowTheWindow() throws IOException {
         final long[] keys = KLGenerator.generate(40_000, 10, 1, 4); // L = 400 < window
-        final byte[] bytes = encode(KeyFormat.INT64, keys);
+        final byte[] bytes = KeyBytes.encode(KeyFormat.INT64, keys);
         final Cli exact = Cli.runWithInput(bytes, "profile", "--binary");
         final Cli streaming = Cli.runWithInput(bytes, "profile", "--binary", "--window", "1k");
         assertEquals(0, streaming.exitCode, streaming.toString());
@@ -99,7 +88,7 @@ class ProfileCommandTest {
     @Test
     void aStreamDisplacedBeyondTheWindowIsFlagged() throws IOException {
         final long[] keys = KLGenerator.workload(20_000).scrambled(true).seed(1).generate();
-        final Cli cli = Cli.runWithInput(encode(KeyFormat.TEXT, keys), "profile", "--window", "100");
+        final Cli cli = Cli.runWithInput(KeyBytes.encode(KeyFormat.TEXT, keys), "profile", "--window", "100");
         assertEquals(0, cli.exitCode, cli.toString());
         assertTrue(cli.field("mode").contains("L is a lower bound"), cli.out);
         assertTrue(cli.field("L").contains("at least"), cli.out);
@@ -110,7 +99,7 @@ class ProfileCommandTest {
         assertEquals("sorted", classOf(KLGenerator.generate(20_000, 0, 0, 1)));
         assertEquals("near-sorted", classOf(KLGenerator.generate(20_000, 5, 5, 1)));
         assertEquals("scrambled", classOf(KLGenerator.workload(20_000).scrambled(true).seed(1).generate()));
-        final Cli near = Cli.runWithInput(encode(KeyFormat.TEXT, KLGenerator.generate(100_000, 5, 5, 1)), "profile");
+        final Cli near = Cli.runWithInput(KeyBytes.encode(KeyFormat.TEXT, KLGenerator.generate(100_000, 5, 5, 1)), "profile");
         // L = 5,000 entries: 2L = 10,000 rounds up to 16,384; split 80:20.
         assertEquals("Indexes.saBPlusTree().bufferCapacity(16384).splitRatio(0.8).build()",
                 near.field("recommendation"));
@@ -118,7 +107,7 @@ class ProfileCommandTest {
     }
 
     private static String classOf(final long[] keys) throws IOException {
-        return Cli.runWithInput(encode(KeyFormat.TEXT, keys), "profile").field("class").split(" ")[0];
+        return Cli.runWithInput(KeyBytes.encode(KeyFormat.TEXT, keys), "profile").field("class").split(" ")[0];
     }
 
     @Test

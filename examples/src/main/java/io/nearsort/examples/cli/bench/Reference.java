@@ -55,18 +55,9 @@ final class Reference {
     long valueBefore(final long key, final int writes, final long missing) {
         // The pairs of key are sortedKeys[first, end); their arrivals ascend (the sort is stable).
         final int end = upperBound(sortedKeys, 0, sortedKeys.length, key);
-        int lo = lowerBound(sortedKeys, 0, end, key);
-        int hi = end;
-        while (lo < hi) {
-            final int mid = (lo + hi) >>> 1;
-            if (arrivals[mid] < writes) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        final int last = lo - 1;
-        return last >= 0 && sortedKeys[last] == key && arrivals[last] < writes ? arrivals[last] : missing;
+        final int first = lowerBound(sortedKeys, 0, end, key);
+        final int last = lowerBound(arrivals, first, end, writes) - 1;
+        return last >= first ? arrivals[last] : missing;
     }
 
     /** Count and sum of the final values of keys in [lo, hi]. */

@@ -60,7 +60,9 @@ public final class SpeedupCharts {
                 }
             }
         }
-        chart.getStyler().setShowValue(true).setMin(Math.min(min, 1.0)).setMax(Math.max(max, 1.0))
+        // A range symmetric around 1.0 puts white exactly at "as fast as the baseline".
+        final double spread = Math.ceil(100 * Math.max(Math.max(1.0 - min, max - 1.0), 0.01)) / 100;
+        chart.getStyler().setShowValue(true).setMin(1.0 - spread).setMax(1.0 + spread)
                 .setRangeColors(new Color[] {new Color(0xD7301F), Color.WHITE, new Color(0x238B45)})
                 .setHeatMapValueDecimalPattern("0.00'x'");
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);

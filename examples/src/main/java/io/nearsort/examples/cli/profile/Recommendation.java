@@ -42,9 +42,10 @@ public record Recommendation(int bufferCapacity, double splitRatio, List<String>
                 break;
             case SCRAMBLED:
                 wanted = onePercent;
-                bufferReason = "a scrambled stream has no order for the buffer to capture; the papers' default "
-                        + "of 1% of n batches inserts without making point reads scan much (OSM-tree §5: ingestion "
-                        + "falls back to the B+-tree's)";
+                bufferReason = "a scrambled stream has no order for the buffer to capture (OSM-tree §5: "
+                        + "ingestion falls back to the B+-tree's); a plain Indexes.bPlusTree() is as fast unless "
+                        + "the tree outgrows the CPU caches (docs/benchmarks.md). If you buffer anyway, the papers' "
+                        + "default of 1% of n keeps point reads cheap";
                 break;
             default:
                 wanted = Math.max(2 * report.l(), onePercent);

@@ -4,8 +4,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
@@ -16,23 +14,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class KeyReaderWriterTest {
-    private static byte[] write(final KeyFormat format, final long[] keys) throws IOException {
-        final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        final KeyWriter writer = new KeyWriter(format, out);
-        for (final long key : keys) {
-            writer.write(key);
-        }
-        writer.flush();
-        return out.toByteArray();
-    }
-
-    private static long[] read(final KeyFormat format, final byte[] bytes) throws IOException {
-        final LongArrayBuilder keys = new LongArrayBuilder();
-        final long count = new KeyReader(format).read(new ByteArrayInputStream(bytes), "src", keys);
-        assertEquals(keys.size(), count);
-        return keys.toArray();
-    }
-
     @ParameterizedTest
     @EnumSource(KeyFormat.class)
     void roundTripsRandomAndExtremeKeysAcrossBufferBoundaries(final KeyFormat format) throws IOException {
@@ -49,14 +30,14 @@ class KeyReaderWriterTest {
         keys[2] = 0;
         keys[3] = -1;
         keys[keys.length - 1] = low;
-        assertArrayEquals(keys, read(format, write(format, keys)));
+        assertArrayEquals(keys, KeyBytes.decode(format, KeyBytes.encode(format, keys)));
     }
 
     @Test
     void textToleratesBlanksCrlfSignsAndAMissingFinalNewline() throws IOException {
         final byte[] text = " 12\t\r\n+7\n-0\n  -9223372036854775808  \n42".getBytes(StandardCharsets.US_ASCII);
-        assertArrayEquals(new long[] {12, 7, 0, Long.MIN_VALUE, 42}, read(KeyFormat.TEXT, text));
-        assertArrayEquals(new long[0], read(KeyFormat.TEXT, new byte[0]));
+        assertArrayEquals(new long[] {12, 7, 0, Long.MIN_VALUE, 42}, KeyBytes.decode(KeyFormat.TEXT, text));
+        assertArrayEquals(new long[0], KeyBytes.decode(KeyFormat.TEXT, new byte[0]));
     }
 
     @Test
@@ -77,14 +58,14 @@ class KeyReaderWriterTest {
 
     private static void assertMalformed(final String expected, final String text) {
         final MalformedInputException e = assertThrows(MalformedInputException.class,
-                () -> read(KeyFormat.TEXT, text.getBytes(StandardCharsets.US_ASCII)));
+                () -> KeyBytes.decode(KeyFormat.TEXT, text.getBytes(StandardCharsets.US_ASCII)));
         assertTrue(e.getMessage().contains(expected), e.getMessage());
     }
 
     @Test
     void binaryRejectsATruncatedTail() {
         final MalformedInputException e = assertThrows(MalformedInputException.class,
-                () -> read(KeyFormat.INT32, new byte[10]));
+                () -> KeyBytes.decode(KeyFormat.INT32, new byte[10]));
         assertEquals("src: byte offset 8: 2 trailing byte(s), expected whole 4-byte keys (binary little-endian int32; "
                 + "truncated input or wrong format?)", e.getMessage());
     }
@@ -92,7 +73,7 @@ class KeyReaderWriterTest {
     @Test
     void int32WriterRefusesKeysThatDoNotFit() {
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> write(KeyFormat.INT32, new long[] {1L << 31}));
+                () -> KeyBytes.encode(KeyFormat.INT32, new long[] {1L << 31}));
         assertTrue(e.getMessage().contains("does not fit the int32 format"), e.getMessage());
     }
 }
