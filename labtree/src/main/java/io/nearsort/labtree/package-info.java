@@ -1,8 +1,12 @@
 /**
  * LAB-tree: the Linearized Array B-tree for disk-resident arrays (RIOT array storage).
  *
- * <p>This module is wired into the build (it depends on {@code nearsort-core} only) but holds no array store
- * yet: linearizations, splitting strategies, leaf formats and update batching are the subject of their own
- * issue and are not implemented in this release.
+ * <p>In this release: the linearizations of §3 ({@link io.nearsort.labtree.Linearization}: row-major,
+ * column-major, blocked, Z-order, bit-reversal and verified user-defined bijections, in
+ * {@code io.nearsort.labtree.linearization}), the leaf capacities of the sparse and dynamic leaf formats (§4.2,
+ * {@code io.nearsort.labtree.leaf}) and the five leaf splitting strategies of §4.1 with the dynamic-format rules of
+ * Remark B.4 ({@link io.nearsort.labtree.SplitStrategy}, in {@code io.nearsort.labtree.split}). The disk-resident
+ * tree itself ({@code LabArray}: page file, buffer pool, leaf pages, update batching and flush policies) is not
+ * built yet.
  */
 package io.nearsort.labtree;
