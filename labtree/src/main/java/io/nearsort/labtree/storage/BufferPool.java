@@ -1,0 +1,209 @@
+package io.nearsort.labtree.storage;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A buffer pool of page frames over a {@link PageFile} with LRU replacement (LAB-tree Remark B.5). Callers pin a
+ * page, use its payload, and unpin it, marking it dirty if they changed it; dirty pages are written when evicted
+ * and by {@link #flush()}. Counts logical page accesses (pins), page reads and page writes, so that the paper's
+ * I/O counts can be reproduced. The frames are off-heap and freed by {@link #close()}. Confined to one thread.
+ */
+public final class BufferPool implements AutoCloseable {
+    private final PageFile file;
+    private final int capacity;
+    /** Resident frames in LRU order (least recently used first). */
+    private final LinkedHashMap<Long, Frame> frames = new LinkedHashMap<>(16, 0.75f, true);
+    private final ArrayDeque<AlignedBuffer> spare = new ArrayDeque<>();
+    private int allocatedFrames;
+    private long logicalAccesses;
+    private long pageReads;
+    private long pageWrites;
+    private boolean closed;
+
+    /** A resident page. */
+    public static final class Frame {
+        private final long page;
+        private final AlignedBuffer memory;
+        private final ByteBuffer buffer;
+        private int pins;
+        private boolean dirty;
+
+        private Frame(final long page, final AlignedBuffer memory) {
+            this.page = page;
+            this.memory = memory;
+            this.buffer = memory.page();
+        }
+
+        public long page() {
+            return page;
+        }
+
+        /** The page's payload: {@link PageTrailerDescriptor#payloadSize} bytes, little-endian, absolute access. */
+        public ByteBuffer payload() {
+            return buffer;
+        }
+
+        public void markDirty() {
+            dirty = true;
+        }
+    }
+
+    /** @param capacity frames, at least 2 */
+    public BufferPool(final PageFile file, final int capacity) {
+        if (capacity < 2) {
+            throw new IllegalArgumentException("bufferPoolPages must be >= 2 (got: " + capacity + ")");
+        }
+        this.file = file;
+        this.capacity = capacity;
+    }
+
+    /** Pins page {@code page}, reading it if it is not resident. */
+    public Frame pin(final long page) {
+        checkOpen();
+        logicalAccesses++;
+        Frame frame = frames.get(page);
+        if (frame == null) {
+            frame = new Frame(page, freeBuffer());
+            try {
+                file.read(page, frame.buffer);
+            } catch (final IOException e) {
+                spare.push(frame.memory);
+                throw file.failure("reading page " + page, e);
+            } catch (final RuntimeException e) {
+                spare.push(frame.memory);
+                throw e;
+            }
+            pageReads++;
+            frames.put(page, frame);
+        }
+        frame.pins++;
+        return frame;
+    }
+
+    /** Allocates a new page at the end of the file, pinned, zeroed and dirty. */
+    public Frame pinNew() {
+        checkOpen();
+        logicalAccesses++;
+        final AlignedBuffer memory = freeBuffer();
+        final ByteBuffer buffer = memory.page();
+        for (int i = 0; i < buffer.capacity(); i += Long.BYTES) {
+            buffer.putLong(i, 0);
+        }
+        final Frame frame = new Frame(file.allocate(), memory);
+        frame.dirty = true;
+        frame.pins = 1;
+        frames.put(frame.page, frame);
+        return frame;
+    }
+
+    /** Releases one pin of {@code frame}. */
+    public void unpin(final Frame frame) {
+        if (frame.pins <= 0) {
+            throw new IllegalStateException("page " + frame.page + " is not pinned");
+        }
+        frame.pins--;
+    }
+
+    private AlignedBuffer freeBuffer() {
+        if (!spare.isEmpty()) {
+            return spare.pop();
+        }
+        if (allocatedFrames < capacity) {
+            allocatedFrames++;
+            return PageFile.allocatePageBuffer(file.pageSize());
+        }
+        final Iterator<Map.Entry<Long, Frame>> lru = frames.entrySet().iterator();
+        while (lru.hasNext()) {
+            final Frame victim = lru.next().getValue();
+            if (victim.pins == 0) {
+                writeBack(victim);
+                lru.remove();
+                return victim.memory;
+            }
+        }
+        throw new IllegalStateException("buffer pool of " + capacity + " pages exhausted: every page is pinned");
+    }
+
+    private void writeBack(final Frame frame) {
+        if (!frame.dirty) {
+            return;
+        }
+        try {
+            file.write(frame.page, frame.buffer);
+        } catch (final IOException e) {
+            throw file.failure("writing page " + frame.page, e);
+        }
+        frame.dirty = false;
+        pageWrites++;
+    }
+
+    /** Writes every dirty page and the header, and forces them to the device. */
+    public void flush() {
+        checkOpen();
+        for (final Frame frame : frames.values()) {
+            writeBack(frame);
+        }
+        try {
+            file.sync();
+        } catch (final IOException e) {
+            throw file.failure("syncing", e);
+        }
+    }
+
+    /** Pins taken since the pool opened (logical page accesses). */
+    public long logicalAccesses() {
+        return logicalAccesses;
+    }
+
+    /** Pages read from the file. */
+    public long pageReads() {
+        return pageReads;
+    }
+
+    /** Pages written to the file. */
+    public long pageWrites() {
+        return pageWrites;
+    }
+
+    /** Frames allocated (at most the capacity). */
+    public int allocatedFrames() {
+        return allocatedFrames;
+    }
+
+    public PageFile file() {
+        return file;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("buffer pool of " + file.path() + " is closed");
+        }
+    }
+
+    /** Flushes, closes the file and frees every frame. */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        try {
+            flush();
+        } finally {
+            closed = true;
+            for (final Frame frame : frames.values()) {
+                frame.memory.free();
+            }
+            for (final AlignedBuffer buffer : spare) {
+                buffer.free();
+            }
+            frames.clear();
+            spare.clear();
+            file.close();
+        }
+    }
+}
