@@ -8,7 +8,10 @@
  * Remark B.4 ({@link io.nearsort.labtree.SplitStrategy}, in {@code io.nearsort.labtree.split}), and the storage
  * layer ({@code io.nearsort.labtree.storage}: a page file with a checksummed header and per-page CRC32C trailers,
  * direct I/O where the file system allows it, and an LRU buffer pool counting logical accesses, page reads and
- * page writes). The tree itself ({@code LabArray}: node and leaf pages, the dynamic leaf format on disk, access
- * types, update batching and flush policies) is not built yet.
+ * page writes), and {@link io.nearsort.labtree.LabArray}: element get/set over the disk-resident tree
+ * ({@code io.nearsort.labtree.tree}) with sparse and dense leaf pages, the chosen splitting strategy, removal of
+ * empty nodes (Remark B.3), a free-page list, and reopen with the stored definition checked. Not built yet: the
+ * access types beyond get/set (iteration in another order, hyper-rectangles), the update buffer with its flush
+ * policies (§5), and the DAF baseline.
  */
 package io.nearsort.labtree;

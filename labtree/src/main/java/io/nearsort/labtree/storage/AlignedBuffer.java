@@ -15,7 +15,9 @@ final class AlignedBuffer {
 
     AlignedBuffer(final int size, final int alignment) {
         allocation = ByteBuffer.allocateDirect(size + alignment);
-        page = allocation.alignedSlice(alignment).limit(size).slice().order(ByteOrder.LITTLE_ENDIAN);
+        // alignedSlice would also round the end down to the alignment: cut the page by hand.
+        final int start = (alignment - allocation.alignmentOffset(0, alignment)) % alignment;
+        page = allocation.position(start).limit(start + size).slice().order(ByteOrder.LITTLE_ENDIAN);
     }
 
     /** The aligned page bytes, little-endian. */

@@ -1,0 +1,247 @@
+package io.nearsort.labtree;
+
+import io.nearsort.labtree.leaf.LeafCapacity;
+import io.nearsort.labtree.linearization.Layout;
+import io.nearsort.labtree.storage.BufferPool;
+import io.nearsort.labtree.storage.PageFile;
+import io.nearsort.labtree.tree.ArrayFile;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * A disk-resident d-dimensional array of doubles stored in a LAB-tree (LAB-tree §3): element i lives under key
+ * f(i) of the array's {@link Linearization}; elements equal to the default value are not stored, and setting one
+ * to the default deletes it. {@link #close()} flushes every page and forces the file to disk; reopening returns
+ * the same array. Confined to one thread.
+ *
+ * <pre>{@code
+ * try (LabArray a = LabArray.builder(path).shape(rows, cols).linearization(Linearization.rowMajor())
+ *         .splitStrategy(SplitStrategy.ALIGNED).leafFormat(LeafFormat.DYNAMIC).build()) {
+ *     a.set(1.5, i, j);
+ *     double v = a.get(i, j);
+ * }
+ * }</pre>
+ */
+public final class LabArray implements AutoCloseable {
+    private final BufferPool pool;
+    private final ArrayFile file;
+    private final Layout layout;
+    private final long[] scratch;
+    private boolean closed;
+
+    LabArray(final BufferPool pool, final ArrayFile file, final Layout layout) {
+        this.pool = pool;
+        this.file = file;
+        this.layout = layout;
+        this.scratch = new long[layout.shape().length];
+    }
+
+    /** A builder for the array file at {@code path} (created if missing, opened otherwise). */
+    public static Builder builder(final Path path) {
+        return new Builder(path);
+    }
+
+    /** The element at {@code index} (one coordinate per dimension). */
+    public double get(final long... index) {
+        checkOpen();
+        return file.tree().get(layout.index(index));
+    }
+
+    /** Sets the element at {@code index}; the default value deletes it. */
+    public void set(final double value, final long... index) {
+        checkOpen();
+        file.tree().set(layout.index(index), value);
+    }
+
+    /** The element with linearized index {@code key} (f(i) = key). */
+    public double getLinear(final long key) {
+        checkOpen();
+        checkKey(key);
+        return file.tree().get(key);
+    }
+
+    /** Sets the element with linearized index {@code key}. */
+    public void setLinear(final double value, final long key) {
+        checkOpen();
+        checkKey(key);
+        file.tree().set(key, value);
+    }
+
+    private void checkKey(final long key) {
+        if (key < 0 || key >= layout.size()) {
+            throw new IndexOutOfBoundsException("linear index must be in [0, " + layout.size() + ") (got " + key + ")");
+        }
+    }
+
+    /** The array's layout (shape, f and f⁻¹). */
+    public Layout layout() {
+        return layout;
+    }
+
+    public double defaultValue() {
+        return file.defaultValue();
+    }
+
+    public LeafCapacity leafCapacity() {
+        return file.capacity();
+    }
+
+    public LabStats stats() {
+        checkOpen();
+        final var s = file.state();
+        return new LabStats(s.size, s.height, s.leafCount, s.denseLeafCount, s.splits, pool.logicalAccesses(),
+                pool.pageReads(), pool.pageWrites(), pool.file().pageCount());
+    }
+
+    /** Writes every dirty page and the metadata, and forces them to disk. */
+    public void flush() {
+        checkOpen();
+        file.saveMeta();
+        pool.flush();
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("LAB-tree array " + pool.file().path() + " is closed");
+        }
+    }
+
+    /** Flushes and closes the file; frees the buffer pool's memory. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            file.saveMeta();
+            pool.close();
+        } catch (final IOException e) {
+            throw new UncheckedIOException("closing " + pool.file().path() + " failed", e);
+        }
+    }
+
+    /** Configures and opens a {@link LabArray}. */
+    public static final class Builder {
+        private final Path path;
+        private long[] shape;
+        private Linearization linearization = Linearization.rowMajor();
+        private SplitStrategy splitStrategy;
+        private LeafFormat leafFormat;
+        private int kappaSparse;
+        private int kappaDense;
+        private int pageSize = 8192;
+        private int bufferPoolPages = 4096;
+        private Double defaultValue;
+        private boolean directIo = true;
+
+        private Builder(final Path path) {
+            this.path = Objects.requireNonNull(path, "path");
+        }
+
+        /** Extents of the dimensions (required). */
+        public Builder shape(final long... extents) {
+            this.shape = extents.clone();
+            return this;
+        }
+
+        /** The storage layout (default row-major); an existing file must have been created with the same one. */
+        public Builder linearization(final Linearization linearization) {
+            this.linearization = Objects.requireNonNull(linearization, "linearization");
+            return this;
+        }
+
+        /** How leaves split (default {@link SplitStrategy#ALIGNED}). */
+        public Builder splitStrategy(final SplitStrategy strategy) {
+            this.splitStrategy = Objects.requireNonNull(strategy, "splitStrategy");
+            return this;
+        }
+
+        /** Sparse-only or dynamic leaves (default {@link LeafFormat#DYNAMIC}). */
+        public Builder leafFormat(final LeafFormat format) {
+            this.leafFormat = Objects.requireNonNull(format, "leafFormat");
+            return this;
+        }
+
+        /** κs and κd; otherwise the most a page holds. With sparse-only leaves κd must equal κs. */
+        public Builder leafCapacities(final int kappaSparse, final int kappaDense) {
+            this.kappaSparse = kappaSparse;
+            this.kappaDense = kappaDense;
+            return this;
+        }
+
+        /** Page size in bytes, a power of two in [512, 1 MiB] (default 8192). */
+        public Builder pageSize(final int bytes) {
+            this.pageSize = bytes;
+            return this;
+        }
+
+        /** Buffer pool size in pages, at least 8 (default 4096). */
+        public Builder bufferPoolPages(final int pages) {
+            if (pages < 8) {
+                throw new IllegalArgumentException("bufferPoolPages must be >= 8 (got: " + pages + ")");
+            }
+            this.bufferPoolPages = pages;
+            return this;
+        }
+
+        /** The value of elements never set (default 0); stored in the file. */
+        public Builder defaultValue(final double value) {
+            this.defaultValue = value;
+            return this;
+        }
+
+        /** Whether to try O_DIRECT (default true; buffered I/O where the file system refuses it). */
+        public Builder directIo(final boolean enabled) {
+            this.directIo = enabled;
+            return this;
+        }
+
+        /**
+         * Creates or opens the array.
+         *
+         * @throws IllegalArgumentException for a bad configuration or one that differs from the existing file's
+         * @throws UncheckedIOException     if the file cannot be opened
+         */
+        public LabArray build() {
+            if (shape == null) {
+                throw new IllegalArgumentException("shape is required, e.g. shape(rows, cols)");
+            }
+            final Layout layout = linearization.layout(shape);
+            LeafCapacity capacity = null;
+            final LeafFormat format = leafFormat != null ? leafFormat : LeafFormat.DYNAMIC;
+            if (kappaSparse != 0 || kappaDense != 0) {
+                capacity = new LeafCapacity(kappaSparse, kappaDense, format);
+            } else if (leafFormat != null) {
+                capacity = ArrayFile.capacityFor(pageSize, format);
+            }
+            final BufferPool pool;
+            try {
+                pool = new BufferPool(PageFile.open(path, pageSize, directIo), bufferPoolPages);
+            } catch (final IOException e) {
+                throw new UncheckedIOException("opening " + path + " failed: " + e.getMessage(), e);
+            }
+            try {
+                final ArrayFile file = ArrayFile.open(pool, new ArrayFile.Definition(shape, linearization.name(),
+                        capacity, splitStrategy, defaultValue), layout.size(), ArrayFile.capacityFor(pageSize, format));
+                return new LabArray(pool, file, layout);
+            } catch (final RuntimeException e) {
+                try {
+                    pool.close();
+                } catch (final IOException | RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw e;
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "LabArray.Builder{" + path + ", shape " + Arrays.toString(shape) + "}";
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.nearsort.labtree.tree;
+
+import io.nearsort.labtree.SplitStrategy;
+import io.nearsort.labtree.leaf.LeafCapacity;
+import io.nearsort.labtree.storage.BufferPool;
+
+import java.util.Arrays;
+
+/**
+ * An array's LAB-tree inside a page file: creates the meta page and the first leaf in a new file, or reads and
+ * checks them in an existing one, and writes the tree's state back on {@link #saveMeta()}.
+ */
+public final class ArrayFile {
+    private final BufferPool pool;
+    private final ArrayMeta meta;
+    private final LabTree tree;
+
+    /** What the caller asks for; null fields take the stored value when the file exists. */
+    public record Definition(long[] shape, String linearization, LeafCapacity capacity, SplitStrategy strategy,
+                             Double defaultValue) {
+    }
+
+    private ArrayFile(final BufferPool pool, final ArrayMeta meta, final long domain) {
+        this.pool = pool;
+        this.meta = meta;
+        this.tree = new LabTree(pool, meta.capacity, meta.strategy, meta.defaultValue, domain, meta.tree);
+    }
+
+    /**
+     * Opens the array in {@code pool}'s file, creating it from {@code wanted} when the file holds no pages yet.
+     *
+     * @throws IllegalArgumentException if an existing array was created with a different definition
+     */
+    public static ArrayFile open(final BufferPool pool, final Definition wanted, final long domain,
+                                 final LeafCapacity derivedCapacity) {
+        if (pool.file().pageCount() == 0) {
+            final ArrayMeta meta = new ArrayMeta();
+            meta.shape = wanted.shape().clone();
+            meta.linearization = wanted.linearization();
+            meta.capacity = wanted.capacity() != null ? wanted.capacity() : derivedCapacity;
+            meta.strategy = wanted.strategy() != null ? wanted.strategy() : SplitStrategy.ALIGNED;
+            meta.defaultValue = wanted.defaultValue() != null ? wanted.defaultValue() : 0.0;
+            checkFits(pool, meta.capacity);
+            final BufferPool.Frame metaFrame = pool.pinNew();
+            pool.unpin(metaFrame);
+            final ArrayFile file = new ArrayFile(pool, meta, domain);
+            file.tree.createRoot();
+            file.saveMeta();
+            return file;
+        }
+        final BufferPool.Frame frame = pool.pin(MetaPageDescriptor.META_PAGE);
+        final ArrayMeta meta;
+        try {
+            meta = ArrayMeta.read(frame, pool);
+        } finally {
+            pool.unpin(frame);
+        }
+        final String where = pool.file().path() + " was created with ";
+        if (!Arrays.equals(meta.shape, wanted.shape())) {
+            throw new IllegalArgumentException(where + "shape " + Arrays.toString(meta.shape) + "; shape must match "
+                    + "(got: " + Arrays.toString(wanted.shape()) + ")");
+        }
+        if (!meta.linearization.equals(wanted.linearization())) {
+            throw new IllegalArgumentException(where + "linearization " + meta.linearization + "; linearization must "
+                    + "match (got: " + wanted.linearization() + ")");
+        }
+        if (wanted.capacity() != null && !wanted.capacity().equals(meta.capacity)) {
+            throw new IllegalArgumentException(where + meta.capacity + "; leafFormat and leafCapacities must match "
+                    + "(got: " + wanted.capacity() + ")");
+        }
+        if (wanted.strategy() != null && wanted.strategy() != meta.strategy) {
+            throw new IllegalArgumentException(where + "splitStrategy " + meta.strategy + "; splitStrategy must match "
+                    + "(got: " + wanted.strategy() + ")");
+        }
+        if (wanted.defaultValue() != null && Double.compare(wanted.defaultValue(), meta.defaultValue) != 0) {
+            throw new IllegalArgumentException(where + "defaultValue " + meta.defaultValue + "; defaultValue must "
+                    + "match (got: " + wanted.defaultValue() + ")");
+        }
+        return new ArrayFile(pool, meta, domain);
+    }
+
+    private static void checkFits(final BufferPool pool, final LeafCapacity capacity) {
+        final int pageSize = pool.file().pageSize();
+        if (capacity.sparse() > NodePageDescriptor.maxSparseCapacity(pageSize)
+                || capacity.dense() > NodePageDescriptor.maxDenseCapacity(pageSize)) {
+            throw new IllegalArgumentException("leafCapacities must fit a " + pageSize + "-byte page: kappaSparse <= "
+                    + NodePageDescriptor.maxSparseCapacity(pageSize) + ", kappaDense <= "
+                    + NodePageDescriptor.maxDenseCapacity(pageSize) + " (got: " + capacity.sparse() + ", "
+                    + capacity.dense() + ")");
+        }
+    }
+
+    /** The capacities a page of {@code pageSize} bytes gives the format. */
+    public static LeafCapacity capacityFor(final int pageSize, final io.nearsort.labtree.LeafFormat format) {
+        final int sparse = NodePageDescriptor.maxSparseCapacity(pageSize);
+        return format == io.nearsort.labtree.LeafFormat.DYNAMIC
+                ? LeafCapacity.dynamic(sparse, NodePageDescriptor.maxDenseCapacity(pageSize))
+                : LeafCapacity.sparseOnly(sparse);
+    }
+
+    public LabTree tree() {
+        return tree;
+    }
+
+    public LeafCapacity capacity() {
+        return meta.capacity;
+    }
+
+    public SplitStrategy strategy() {
+        return meta.strategy;
+    }
+
+    public double defaultValue() {
+        return meta.defaultValue;
+    }
+
+    public LabTree.TreeState state() {
+        return meta.tree;
+    }
+
+    /** Writes the tree's state to the meta page (made durable by the pool's flush). */
+    public void saveMeta() {
+        final BufferPool.Frame frame = pool.pin(MetaPageDescriptor.META_PAGE);
+        meta.write(frame);
+        pool.unpin(frame);
+    }
+}

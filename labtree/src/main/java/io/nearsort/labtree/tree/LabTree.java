@@ -1,0 +1,265 @@
+package io.nearsort.labtree.tree;
+
+import io.nearsort.labtree.SplitStrategy;
+import io.nearsort.labtree.leaf.LeafCapacity;
+import io.nearsort.labtree.storage.BufferPool;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The LAB-tree proper (LAB-tree §3–4): a B-tree over the page file whose keys are linearized array indices in
+ * [0, N) and whose values are doubles; elements equal to the default value are not stored. Leaves partition
+ * [0, N) into ranges, split where the {@link SplitStrategy} says, and store their elements sparse or dense
+ * (§4.2). Internal nodes split in the middle. A leaf or internal node is removed only once empty (Remark B.3).
+ * Confined to one thread.
+ */
+public final class LabTree {
+    private static final int MAX_HEIGHT = 64;
+
+    private final BufferPool pool;
+    private final LeafCapacity capacity;
+    private final SplitStrategy strategy;
+    private final double defaultValue;
+    private final long domain;
+    private final int fanout;
+    private final TreeState state;
+    // The last descent: page and child index per level (0 = root), and the leaf's range.
+    private final long[] pathPages = new long[MAX_HEIGHT];
+    private final int[] pathChild = new int[MAX_HEIGHT];
+    private long leafLow;
+    private long leafHigh;
+
+    /** The persistent counters and pointers of a tree (kept in the meta page by the owner). */
+    public static final class TreeState {
+        public long root;
+        public int height;
+        public long size;
+        public long leafCount;
+        public long denseLeafCount;
+        public long splits;
+        public long freeListHead;
+    }
+
+    LabTree(final BufferPool pool, final LeafCapacity capacity, final SplitStrategy strategy,
+            final double defaultValue, final long domain, final TreeState state) {
+        this.pool = pool;
+        this.capacity = capacity;
+        this.strategy = strategy;
+        this.defaultValue = defaultValue;
+        this.domain = domain;
+        this.fanout = NodePageDescriptor.internalFanout(pool.file().pageSize());
+        this.state = state;
+    }
+
+    /** Creates the first (empty, sparse) leaf as the root. */
+    void createRoot() {
+        final BufferPool.Frame frame = allocate();
+        frame.payload().putInt(NodePageDescriptor.TYPE_OFFSET, NodePageDescriptor.TYPE_SPARSE_LEAF);
+        frame.payload().putInt(NodePageDescriptor.COUNT_OFFSET, 0);
+        pool.unpin(frame);
+        state.root = frame.page();
+        state.height = 1;
+        state.leafCount = 1;
+    }
+
+    /** The value at linearized index {@code key}. */
+    public double get(final long key) {
+        long page = state.root;
+        for (int level = 1; level < state.height; level++) {
+            final BufferPool.Frame frame = pool.pin(page);
+            final ByteBuffer b = frame.payload();
+            page = InternalNode.child(b, InternalNode.childFor(b, key));
+            pool.unpin(frame);
+        }
+        final BufferPool.Frame leaf = pool.pin(page);
+        final double value = LeafNode.lookup(leaf.payload(), key, defaultValue);
+        pool.unpin(leaf);
+        return value;
+    }
+
+    /** Sets index {@code key} to {@code value}; the default value deletes the element. */
+    public void set(final long key, final double value) {
+        descend(key);
+        final long leafPage = pathPages[state.height - 1];
+        final BufferPool.Frame frame = pool.pin(leafPage);
+        final LeafNode leaf = LeafNode.read(frame.payload(), defaultValue);
+        final boolean wasDense = leaf.dense;
+        if (Double.compare(value, defaultValue) == 0) {
+            if (!leaf.remove(key)) {
+                pool.unpin(frame);
+                return;
+            }
+            state.size--;
+            if (leaf.count == 0 && state.height > 1) {
+                pool.unpin(frame);
+                removeEmptyLeaf(leafPage, wasDense);
+                return;
+            }
+            writeLeaf(frame, leaf, 0, leaf.count, LeafNode.denseFormat(leaf.keys, 0, leaf.count, wasDense,
+                    capacity));
+            pool.unpin(frame);
+            return;
+        }
+        if (leaf.put(key, value)) {
+            state.size++;
+        }
+        final Boolean format = LeafNode.denseFormat(leaf.keys, 0, leaf.count, wasDense, capacity);
+        if (format != null) {
+            writeLeaf(frame, leaf, 0, leaf.count, format);
+            pool.unpin(frame);
+            return;
+        }
+        // §4.1: the leaf overflows both formats; the strategy picks the splitting point.
+        final long x = strategy.splitPoint(leafLow, leafHigh, java.util.Arrays.copyOf(leaf.keys, leaf.count),
+                capacity);
+        final int found = leaf.find(x);
+        final int split = found >= 0 ? found : -found - 1; // keys below x go left
+        final Boolean leftFormat = LeafNode.denseFormat(leaf.keys, 0, split, wasDense, capacity);
+        final Boolean rightFormat = LeafNode.denseFormat(leaf.keys, split, leaf.count, false, capacity);
+        if (leftFormat == null || rightFormat == null) {
+            throw new IllegalStateException(strategy + " chose an infeasible split at " + x);
+        }
+        writeLeaf(frame, leaf, 0, split, leftFormat);
+        pool.unpin(frame);
+        final BufferPool.Frame right = allocate();
+        writeLeaf(right, leaf, split, leaf.count, rightFormat);
+        state.leafCount++;
+        state.splits++;
+        pool.unpin(right);
+        insertIntoParent(state.height - 2, x, right.page());
+    }
+
+    private void writeLeaf(final BufferPool.Frame frame, final LeafNode leaf, final int from, final int to,
+                           final boolean dense) {
+        if (frame.payload().getInt(NodePageDescriptor.TYPE_OFFSET) == NodePageDescriptor.TYPE_DENSE_LEAF && !dense) {
+            state.denseLeafCount--;
+        } else if (frame.payload().getInt(NodePageDescriptor.TYPE_OFFSET) != NodePageDescriptor.TYPE_DENSE_LEAF
+                && dense) {
+            state.denseLeafCount++;
+        }
+        leaf.write(frame.payload(), from, to, dense, defaultValue);
+        frame.markDirty();
+    }
+
+    /** Records the root-to-leaf path of {@code key} and the leaf's range [leafLow, leafHigh). */
+    private void descend(final long key) {
+        long page = state.root;
+        long low = 0;
+        long high = domain;
+        for (int level = 0; level < state.height - 1; level++) {
+            pathPages[level] = page;
+            final BufferPool.Frame frame = pool.pin(page);
+            final ByteBuffer b = frame.payload();
+            final int i = InternalNode.childFor(b, key);
+            pathChild[level] = i;
+            if (i > 0) {
+                low = InternalNode.low(b, i);
+            }
+            if (i + 1 < InternalNode.count(b)) {
+                high = InternalNode.low(b, i + 1);
+            }
+            page = InternalNode.child(b, i);
+            pool.unpin(frame);
+        }
+        pathPages[state.height - 1] = page;
+        leafLow = low;
+        leafHigh = high;
+    }
+
+    /** Adds child (low, page) right after the path's child at {@code level}; splits upward as needed. */
+    private void insertIntoParent(final int level, final long low, final long page) {
+        if (level < 0) {
+            // The root split: a new root over the old one and its new sibling.
+            final BufferPool.Frame root = allocate();
+            InternalNode.init(root.payload());
+            InternalNode.insert(root.payload(), 0, 0, state.root);
+            InternalNode.insert(root.payload(), 1, low, page);
+            root.markDirty();
+            pool.unpin(root);
+            state.root = root.page();
+            state.height++;
+            if (state.height > MAX_HEIGHT) {
+                throw new IllegalStateException("tree height exceeds " + MAX_HEIGHT);
+            }
+            return;
+        }
+        final BufferPool.Frame frame = pool.pin(pathPages[level]);
+        final ByteBuffer b = frame.payload();
+        InternalNode.insert(b, pathChild[level] + 1, low, page);
+        frame.markDirty();
+        final int count = InternalNode.count(b);
+        if (count <= fanout) {
+            pool.unpin(frame);
+            return;
+        }
+        // Internal nodes split in the middle; the right half's first low separates them.
+        final int keep = count / 2;
+        final BufferPool.Frame sibling = allocate();
+        InternalNode.init(sibling.payload());
+        for (int i = keep; i < count; i++) {
+            InternalNode.insert(sibling.payload(), i - keep, InternalNode.low(b, i), InternalNode.child(b, i));
+        }
+        b.putInt(NodePageDescriptor.COUNT_OFFSET, keep);
+        sibling.markDirty();
+        final long separator = InternalNode.low(sibling.payload(), 0);
+        pool.unpin(frame);
+        pool.unpin(sibling);
+        insertIntoParent(level - 1, separator, sibling.page());
+    }
+
+    /** Remark B.3: an empty leaf is removed, and so is every ancestor it leaves empty; a one-child root collapses. */
+    private void removeEmptyLeaf(final long leafPage, final boolean wasDense) {
+        free(leafPage);
+        state.leafCount--;
+        if (wasDense) {
+            state.denseLeafCount--;
+        }
+        for (int level = state.height - 2; level >= 0; level--) {
+            final BufferPool.Frame frame = pool.pin(pathPages[level]);
+            InternalNode.remove(frame.payload(), pathChild[level]);
+            frame.markDirty();
+            final boolean empty = InternalNode.count(frame.payload()) == 0;
+            pool.unpin(frame);
+            if (!empty) {
+                break;
+            }
+            free(pathPages[level]);
+        }
+        collapseRoot();
+    }
+
+    private void collapseRoot() {
+        while (state.height > 1) {
+            final BufferPool.Frame frame = pool.pin(state.root);
+            if (InternalNode.count(frame.payload()) != 1) {
+                pool.unpin(frame);
+                return;
+            }
+            final long child = InternalNode.child(frame.payload(), 0);
+            pool.unpin(frame);
+            free(state.root);
+            state.root = child;
+            state.height--;
+        }
+    }
+
+    private BufferPool.Frame allocate() {
+        if (state.freeListHead == 0) {
+            return pool.pinNew();
+        }
+        final BufferPool.Frame frame = pool.pin(state.freeListHead);
+        state.freeListHead = frame.payload().getLong(NodePageDescriptor.FREE_NEXT_OFFSET);
+        frame.markDirty();
+        return frame;
+    }
+
+    private void free(final long page) {
+        final BufferPool.Frame frame = pool.pin(page);
+        frame.payload().putInt(NodePageDescriptor.TYPE_OFFSET, NodePageDescriptor.TYPE_FREE);
+        frame.payload().putInt(NodePageDescriptor.COUNT_OFFSET, 0);
+        frame.payload().putLong(NodePageDescriptor.FREE_NEXT_OFFSET, state.freeListHead);
+        frame.markDirty();
+        pool.unpin(frame);
+        state.freeListHead = page;
+    }
+}
