@@ -30,14 +30,13 @@ public final class LabArray implements AutoCloseable {
     private final BufferPool pool;
     private final ArrayFile file;
     private final Layout layout;
-    private final long[] scratch;
     private boolean closed;
+    private boolean visiting;
 
     LabArray(final BufferPool pool, final ArrayFile file, final Layout layout) {
         this.pool = pool;
         this.file = file;
         this.layout = layout;
-        this.scratch = new long[layout.shape().length];
     }
 
     /** A builder for the array file at {@code path} (created if missing, opened otherwise). */
@@ -53,7 +52,7 @@ public final class LabArray implements AutoCloseable {
 
     /** Sets the element at {@code index}; the default value deletes it. */
     public void set(final double value, final long... index) {
-        checkOpen();
+        checkWritable();
         file.tree().set(layout.index(index), value);
     }
 
@@ -66,9 +65,174 @@ public final class LabArray implements AutoCloseable {
 
     /** Sets the element with linearized index {@code key}. */
     public void setLinear(final double value, final long key) {
-        checkOpen();
+        checkWritable();
         checkKey(key);
         file.tree().set(key, value);
+    }
+
+    /** Receives elements during an iteration; must not modify the array. */
+    @FunctionalInterface
+    public interface ElementVisitor {
+        /**
+         * @param position    the element's position in the access order (its index under g)
+         * @param coordinates its array index (reused between calls: copy it to keep it)
+         * @param value       its value
+         */
+        void visit(long position, long[] coordinates, double value);
+    }
+
+    /**
+     * Visits the elements in the order of {@code accessOrder} g (LAB-tree §3, access type 2): the i-th element
+     * visited has key f(g⁻¹(i)). When g is the storage order f the leaves are scanned in key order. With
+     * {@code nonDefaultOnly}, only stored elements are visited, still in g's order (sorted by g when g differs
+     * from f, which holds their positions in memory).
+     */
+    public void forEach(final Linearization accessOrder, final boolean nonDefaultOnly, final ElementVisitor visitor) {
+        checkOpen();
+        final Layout g = accessOrder.layout(layout.shape());
+        final long[] c = new long[layout.shape().length];
+        final boolean sameOrder = accessOrder.name().equals(file.linearization());
+        visiting = true;
+        try {
+            if (sameOrder && nonDefaultOnly) {
+                file.tree().scan(0, layout.size(), (key, value) -> {
+                    layout.coordinates(key, c);
+                    visitor.visit(key, c, value);
+                });
+            } else if (sameOrder) {
+                final long[] next = {0};
+                final double defaultValue = file.defaultValue();
+                file.tree().scan(0, layout.size(), (key, value) -> {
+                    for (; next[0] < key; next[0]++) {
+                        layout.coordinates(next[0], c);
+                        visitor.visit(next[0], c, defaultValue);
+                    }
+                    layout.coordinates(key, c);
+                    visitor.visit(key, c, value);
+                    next[0] = key + 1;
+                });
+                for (; next[0] < layout.size(); next[0]++) {
+                    layout.coordinates(next[0], c);
+                    visitor.visit(next[0], c, defaultValue);
+                }
+            } else if (nonDefaultOnly) {
+                visitStoredInOrder(g, c, visitor);
+            } else {
+                for (long i = 0; i < g.size(); i++) {
+                    g.coordinates(i, c);
+                    visitor.visit(i, c, file.tree().get(layout.index(c)));
+                }
+            }
+        } finally {
+            visiting = false;
+        }
+    }
+
+    private void visitStoredInOrder(final Layout g, final long[] c, final ElementVisitor visitor) {
+        final long stored = file.state().size;
+        if (stored > Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException("more than 2^31 stored elements: iterate in the storage order instead");
+        }
+        final long[] positions = new long[(int) stored];
+        final double[] values = new double[(int) stored];
+        final int[] n = {0};
+        file.tree().scan(0, layout.size(), (key, value) -> {
+            layout.coordinates(key, c);
+            positions[n[0]] = g.index(c);
+            values[n[0]++] = value;
+        });
+        final Integer[] order = new Integer[n[0]];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> Long.compare(positions[a], positions[b]));
+        for (final int i : order) {
+            g.coordinates(positions[i], c);
+            visitor.visit(positions[i], c, values[i]);
+        }
+    }
+
+    /**
+     * Reads the hyper-rectangle [lo, hi] (inclusive corners) into {@code out} in row-major order of the rectangle
+     * (LAB-tree §3, access type 3). Runs of consecutive keys are read with one leaf scan each.
+     */
+    public void readRectangle(final long[] lo, final long[] hi, final double[] out) {
+        checkOpen();
+        final long cells = checkRectangle(lo, hi, out.length);
+        final long[] c = lo.clone();
+        final double defaultValue = file.defaultValue();
+        int i = 0;
+        while (i < cells) {
+            // Extend a run while the rectangle's next cell has the next key.
+            final long first = layout.index(c);
+            int runStart = i;
+            long key = first;
+            do {
+                i++;
+                if (i == cells) {
+                    break;
+                }
+                advance(c, lo, hi);
+            } while (layout.index(c) == ++key);
+            final long runEnd = first + (i - runStart);
+            java.util.Arrays.fill(out, runStart, i, defaultValue);
+            file.tree().scan(first, runEnd, (k, value) -> out[runStart + (int) (k - first)] = value);
+        }
+    }
+
+    /** Writes {@code values} (row-major over the rectangle [lo, hi]) into the array. */
+    public void writeRectangle(final long[] lo, final long[] hi, final double[] values) {
+        checkWritable();
+        final long cells = checkRectangle(lo, hi, values.length);
+        final long[] c = lo.clone();
+        for (int i = 0; i < cells; i++) {
+            file.tree().set(layout.index(c), values[i]);
+            if (i + 1 < cells) {
+                advance(c, lo, hi);
+            }
+        }
+    }
+
+    private long checkRectangle(final long[] lo, final long[] hi, final int length) {
+        final long[] shape = layout.shape();
+        if (lo.length != shape.length || hi.length != shape.length) {
+            throw new IllegalArgumentException("rectangle corners need " + shape.length + " coordinates (got "
+                    + lo.length + " and " + hi.length + ")");
+        }
+        long cells = 1;
+        for (int k = 0; k < shape.length; k++) {
+            if (lo[k] < 0 || hi[k] >= shape[k] || lo[k] > hi[k]) {
+                throw new IndexOutOfBoundsException("rectangle dimension " + k + " must satisfy 0 <= lo <= hi < "
+                        + shape[k] + " (got [" + lo[k] + ", " + hi[k] + "])");
+            }
+            cells *= hi[k] - lo[k] + 1;
+            if (cells > Integer.MAX_VALUE - 8) {
+                throw new IllegalArgumentException("rectangle has more than 2^31 cells");
+            }
+        }
+        if (length != cells) {
+            throw new IllegalArgumentException("values must hold the rectangle's " + cells + " cells (got " + length
+                    + ")");
+        }
+        return cells;
+    }
+
+    /** Steps {@code c} to the next cell of the rectangle in row-major order. */
+    private static void advance(final long[] c, final long[] lo, final long[] hi) {
+        for (int k = c.length - 1; k >= 0; k--) {
+            if (c[k] < hi[k]) {
+                c[k]++;
+                return;
+            }
+            c[k] = lo[k];
+        }
+    }
+
+    private void checkWritable() {
+        checkOpen();
+        if (visiting) {
+            throw new java.util.ConcurrentModificationException("the array cannot be written from inside forEach");
+        }
     }
 
     private void checkKey(final long key) {

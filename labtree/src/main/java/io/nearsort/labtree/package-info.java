@@ -10,8 +10,10 @@
  * direct I/O where the file system allows it, and an LRU buffer pool counting logical accesses, page reads and
  * page writes), and {@link io.nearsort.labtree.LabArray}: element get/set over the disk-resident tree
  * ({@code io.nearsort.labtree.tree}) with sparse and dense leaf pages, the chosen splitting strategy, removal of
- * empty nodes (Remark B.3), a free-page list, and reopen with the stored definition checked. Not built yet: the
- * access types beyond get/set (iteration in another order, hyper-rectangles), the update buffer with its flush
- * policies (§5), and the DAF baseline.
+ * empty nodes (Remark B.3), a free-page list, and reopen with the stored definition checked; the access types of
+ * §3: element get/set, iteration in any access order (leaf scans when it is the storage order, optionally over
+ * non-default elements only) and hyper-rectangle reads and writes. Not built yet: incremental f∘g⁻¹ key
+ * computation for iteration in a different order, the update buffer with its flush policies (§5), and the DAF
+ * baseline.
  */
 package io.nearsort.labtree;

@@ -114,6 +114,11 @@ public final class ArrayFile {
         return meta.defaultValue;
     }
 
+    /** The name of the linearization the array is stored in. */
+    public String linearization() {
+        return meta.linearization;
+    }
+
     public LabTree.TreeState state() {
         return meta.tree;
     }

@@ -77,6 +77,37 @@ public final class LabTree {
         return value;
     }
 
+    /** Receives stored elements in key order. */
+    @FunctionalInterface
+    public interface EntryVisitor {
+        void visit(long key, double value);
+    }
+
+    /**
+     * Visits the stored (non-default) elements with keys in [from, to) in key order, leaf by leaf: each next leaf
+     * is found by descending to the previous leaf's upper bound.
+     */
+    public void scan(final long from, final long to, final EntryVisitor visitor) {
+        long next = Math.max(0, from);
+        final long end = Math.min(to, domain);
+        while (next < end) {
+            descend(next);
+            final long high = leafHigh;
+            final BufferPool.Frame frame = pool.pin(pathPages[state.height - 1]);
+            final LeafNode leaf;
+            try {
+                leaf = LeafNode.read(frame.payload(), defaultValue);
+            } finally {
+                pool.unpin(frame);
+            }
+            int i = leaf.find(next);
+            for (i = i >= 0 ? i : -i - 1; i < leaf.count && leaf.keys[i] < end; i++) {
+                visitor.visit(leaf.keys[i], leaf.values[i]);
+            }
+            next = high;
+        }
+    }
+
     /** Sets index {@code key} to {@code value}; the default value deletes the element. */
     public void set(final long key, final double value) {
         descend(key);
