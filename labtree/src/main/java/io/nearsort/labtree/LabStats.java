@@ -12,7 +12,13 @@ package io.nearsort.labtree;
  * @param pageReads       pages read from the file
  * @param pageWrites      pages written to the file
  * @param filePages       data pages in the file (including freed ones awaiting reuse and the meta page)
+ * @param bufferedRequests write requests waiting in the update buffer (not yet in {@code size})
+ * @param flushes         times the update buffer flushed (the policy picked pages, or everything was applied)
+ * @param pagesFlushed    leaves the flushes wrote to (the cost model of §5.1: one unit per page flushed)
+ * @param requestsFlushed requests applied by flushes
+ * @param partialLookups  internal-level lookups made to identify pages (§5.2)
  */
 public record LabStats(long size, int height, long leafCount, long denseLeafCount, long splits,
-                       long logicalAccesses, long pageReads, long pageWrites, long filePages) {
+                       long logicalAccesses, long pageReads, long pageWrites, long filePages, long bufferedRequests,
+                       long flushes, long pagesFlushed, long requestsFlushed, long partialLookups) {
 }

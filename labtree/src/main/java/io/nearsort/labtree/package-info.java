@@ -12,8 +12,9 @@
  * ({@code io.nearsort.labtree.tree}) with sparse and dense leaf pages, the chosen splitting strategy, removal of
  * empty nodes (Remark B.3), a free-page list, and reopen with the stored definition checked; the access types of
  * §3: element get/set, iteration in any access order (leaf scans when it is the storage order, optionally over
- * non-default elements only) and hyper-rectangle reads and writes. Not built yet: incremental f∘g⁻¹ key
- * computation for iteration in a different order, the update buffer with its flush policies (§5), and the DAF
- * baseline.
+ * non-default elements only) and hyper-rectangle reads and writes; and update batching (§5,
+ * {@code io.nearsort.labtree.batch}) with the ALL, LRU, SP, LP, LPP and LG flush policies, partial lookups and a
+ * page-information cache charged against the buffer. Not built yet: incremental f∘g⁻¹ key computation for
+ * iteration in a different order, and the DAF baseline.
  */
 package io.nearsort.labtree;

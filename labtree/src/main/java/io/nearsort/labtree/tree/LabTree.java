@@ -28,6 +28,7 @@ public final class LabTree {
     private final int[] pathChild = new int[MAX_HEIGHT];
     private long leafLow;
     private long leafHigh;
+    private long structureVersion;
 
     /** The persistent counters and pointers of a tree (kept in the meta page by the owner). */
     public static final class TreeState {
@@ -75,6 +76,32 @@ public final class LabTree {
         final double value = LeafNode.lookup(leaf.payload(), key, defaultValue);
         pool.unpin(leaf);
         return value;
+    }
+
+    /** A leaf's page and key range [low, high). */
+    public record LeafRange(long page, long low, long high) {
+        public boolean contains(final long key) {
+            return key >= low && key < high;
+        }
+    }
+
+    /**
+     * The leaf holding {@code key}, found by a partial lookup that visits only the internal levels (LAB-tree §5.2:
+     * page identities for the flush policies).
+     */
+    public LeafRange locate(final long key) {
+        descend(key);
+        return new LeafRange(pathPages[state.height - 1], leafLow, leafHigh);
+    }
+
+    /** The leaf page the last {@link #set} reached (before any split it caused). */
+    public long lastLeaf() {
+        return pathPages[state.height - 1];
+    }
+
+    /** Changes whenever a leaf splits or is removed, so that cached {@link LeafRange}s can be dropped. */
+    public long structureVersion() {
+        return structureVersion;
     }
 
     /** Receives stored elements in key order. */
@@ -156,6 +183,7 @@ public final class LabTree {
         writeLeaf(right, leaf, split, leaf.count, rightFormat);
         state.leafCount++;
         state.splits++;
+        structureVersion++;
         pool.unpin(right);
         insertIntoParent(state.height - 2, x, right.page());
     }
@@ -240,6 +268,7 @@ public final class LabTree {
 
     /** Remark B.3: an empty leaf is removed, and so is every ancestor it leaves empty; a one-child root collapses. */
     private void removeEmptyLeaf(final long leafPage, final boolean wasDense) {
+        structureVersion++;
         free(leafPage);
         state.leafCount--;
         if (wasDense) {
