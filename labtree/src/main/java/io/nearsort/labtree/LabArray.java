@@ -4,10 +4,9 @@ import io.nearsort.labtree.batch.UpdateBuffer;
 import io.nearsort.labtree.leaf.LeafCapacity;
 import io.nearsort.labtree.linearization.Layout;
 import io.nearsort.labtree.storage.BufferPool;
-import io.nearsort.labtree.storage.PageFile;
+import io.nearsort.labtree.storage.PagedStructure;
 import io.nearsort.labtree.tree.ArrayFile;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -27,15 +26,15 @@ import java.util.Objects;
  * }
  * }</pre>
  */
-public final class LabArray implements AutoCloseable {
+public final class LabArray extends PagedStructure {
     private final BufferPool pool;
     private final ArrayFile file;
     private final Layout layout;
     private final UpdateBuffer buffer;
-    private boolean closed;
     private boolean visiting;
 
     LabArray(final BufferPool pool, final ArrayFile file, final Layout layout, final UpdateBuffer buffer) {
+        super(pool, "LAB-tree array");
         this.pool = pool;
         this.file = file;
         this.layout = layout;
@@ -286,38 +285,12 @@ public final class LabArray implements AutoCloseable {
                 buffer == null ? 0 : buffer.partialLookups());
     }
 
-    /** Writes every dirty page and the metadata, and forces them to disk. */
-    public void flush() {
-        checkOpen();
+    @Override
+    protected void saveState() {
         if (buffer != null) {
             buffer.flushAll();
         }
         file.saveMeta();
-        pool.flush();
-    }
-
-    private void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("LAB-tree array " + pool.file().path() + " is closed");
-        }
-    }
-
-    /** Flushes and closes the file; frees the buffer pool's memory. */
-    @Override
-    public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        try {
-            if (buffer != null) {
-                buffer.flushAll();
-            }
-            file.saveMeta();
-            pool.close();
-        } catch (final IOException e) {
-            throw new UncheckedIOException("closing " + pool.file().path() + " failed", e);
-        }
     }
 
     /** Configures and opens a {@link LabArray}. */
@@ -450,12 +423,7 @@ public final class LabArray implements AutoCloseable {
             } else if (leafFormat != null) {
                 capacity = ArrayFile.capacityFor(pageSize, format);
             }
-            final BufferPool pool;
-            try {
-                pool = new BufferPool(PageFile.open(path, pageSize, directIo), bufferPoolPages);
-            } catch (final IOException e) {
-                throw new UncheckedIOException("opening " + path + " failed: " + e.getMessage(), e);
-            }
+            final BufferPool pool = BufferPool.open(path, pageSize, directIo, bufferPoolPages);
             try {
                 final ArrayFile file = ArrayFile.open(pool, new ArrayFile.Definition(shape, linearization.name(),
                         capacity, splitStrategy, defaultValue), layout.size(), ArrayFile.capacityFor(pageSize, format));
@@ -467,12 +435,7 @@ public final class LabArray implements AutoCloseable {
                 }
                 return new LabArray(pool, file, layout, buffer);
             } catch (final RuntimeException e) {
-                try {
-                    pool.close();
-                } catch (final IOException | RuntimeException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
-                throw e;
+                throw pool.closeAfter(e);
             }
         }
 

@@ -14,7 +14,9 @@
  * §3: element get/set, iteration in any access order (leaf scans when it is the storage order, optionally over
  * non-default elements only) and hyper-rectangle reads and writes; and update batching (§5,
  * {@code io.nearsort.labtree.batch}) with the ALL, LRU, SP, LP, LPP and LG flush policies, partial lookups and a
- * page-information cache charged against the buffer. Not built yet: incremental f∘g⁻¹ key computation for
- * iteration in a different order, and the DAF baseline.
+ * page-information cache charged against the buffer; and the baselines of §4.3: the B-tree is
+ * {@code SplitStrategy.MIDDLE} with {@code LeafFormat.SPARSE_ONLY}, and the directly addressable file
+ * ({@code io.nearsort.labtree.daf}) allocates fixed-slot pages lazily in a sparse file. Not built yet: incremental
+ * f∘g⁻¹ key computation for iteration in a different order.
  */
 package io.nearsort.labtree;

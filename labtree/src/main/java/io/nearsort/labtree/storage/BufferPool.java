@@ -62,6 +62,33 @@ public final class BufferPool implements AutoCloseable {
         this.capacity = capacity;
     }
 
+    /**
+     * Opens (or creates) the page file at {@code path} behind a pool of {@code frames} pages.
+     *
+     * @throws java.io.UncheckedIOException if the file cannot be opened
+     */
+    public static BufferPool open(final java.nio.file.Path path, final int pageSize, final boolean directIo,
+                                  final int frames) {
+        if (frames < 2) {
+            throw new IllegalArgumentException("bufferPoolPages must be >= 2 (got: " + frames + ")");
+        }
+        try {
+            return new BufferPool(PageFile.open(path, pageSize, directIo), frames);
+        } catch (final IOException e) {
+            throw new java.io.UncheckedIOException("opening " + path + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Closes this pool after {@code failure} happened while setting up a structure in it; returns the failure. */
+    public RuntimeException closeAfter(final RuntimeException failure) {
+        try {
+            close();
+        } catch (final IOException | RuntimeException suppressed) {
+            failure.addSuppressed(suppressed);
+        }
+        return failure;
+    }
+
     /** Pins page {@code page}, reading it if it is not resident. */
     public Frame pin(final long page) {
         checkOpen();
@@ -88,13 +115,30 @@ public final class BufferPool implements AutoCloseable {
     /** Allocates a new page at the end of the file, pinned, zeroed and dirty. */
     public Frame pinNew() {
         checkOpen();
+        return fresh(file.allocate());
+    }
+
+    /**
+     * Pins page {@code page} as a zeroed dirty page without reading it, extending the file as needed: for a page
+     * the caller knows was never written (lazy allocation in a directly addressable file).
+     */
+    public Frame pinUnwritten(final long page) {
+        checkOpen();
+        if (frames.containsKey(page)) {
+            throw new IllegalStateException("page " + page + " is resident, so it has been written");
+        }
+        file.extendTo(page);
+        return fresh(page);
+    }
+
+    private Frame fresh(final long page) {
         logicalAccesses++;
         final AlignedBuffer memory = freeBuffer();
         final ByteBuffer buffer = memory.page();
         for (int i = 0; i < buffer.capacity(); i += Long.BYTES) {
             buffer.putLong(i, 0);
         }
-        final Frame frame = new Frame(file.allocate(), memory);
+        final Frame frame = new Frame(page, memory);
         frame.dirty = true;
         frame.pins = 1;
         frames.put(frame.page, frame);

@@ -146,6 +146,18 @@ public final class PageFile implements AutoCloseable {
     }
 
     /**
+     * Makes pages up to {@code page} addressable without writing them (a directly addressable file allocates pages
+     * lazily; the ones never written stay holes of a sparse file, and the caller must not read them).
+     */
+    public void extendTo(final long page) {
+        checkOpen();
+        if (page < 1) {
+            throw new IllegalArgumentException("page must be >= 1 (got: " + page + ")");
+        }
+        pageCount = Math.max(pageCount, page);
+    }
+
+    /**
      * Reads data page {@code page} into {@code buffer} (the page of a buffer from {@link #allocatePageBuffer}).
      *
      * @throws CorruptFileException if the page's checksum or number is wrong, or the file ends before it

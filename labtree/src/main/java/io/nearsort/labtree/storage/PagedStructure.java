@@ -1,0 +1,56 @@
+package io.nearsort.labtree.storage;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * A structure kept in a buffer pool's page file: it owns the pool, writes its in-memory state to pages on
+ * {@link #flush()} and {@link #close()}, and fails clearly once closed.
+ */
+public abstract class PagedStructure implements AutoCloseable {
+    private final BufferPool pool;
+    private final String kind;
+    private boolean closed;
+
+    protected PagedStructure(final BufferPool pool, final String kind) {
+        this.pool = pool;
+        this.kind = kind;
+    }
+
+    /** The buffer pool (its counters are the structure's I/O counts). */
+    public final BufferPool pool() {
+        return pool;
+    }
+
+    /** Moves what the structure holds in memory (buffered updates, metadata) into its pages. */
+    protected abstract void saveState();
+
+    /** Writes every dirty page and the metadata, and forces them to disk. */
+    public final void flush() {
+        checkOpen();
+        saveState();
+        pool.flush();
+    }
+
+    /** Throws if the structure is closed. */
+    protected final void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException(kind + " " + pool.file().path() + " is closed");
+        }
+    }
+
+    /** Saves, flushes and closes the file; frees the pool's memory. Later calls do nothing. */
+    @Override
+    public final void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            saveState();
+            pool.close();
+        } catch (final IOException e) {
+            throw new UncheckedIOException("closing " + pool.file().path() + " failed", e);
+        }
+    }
+}
