@@ -121,15 +121,10 @@ public final class LabTree {
             descend(next);
             final long high = leafHigh;
             final BufferPool.Frame frame = pool.pin(pathPages[state.height - 1]);
-            final LeafNode leaf;
             try {
-                leaf = LeafNode.read(frame.payload(), defaultValue);
+                LeafNode.scan(frame.payload(), next, end, defaultValue, visitor);
             } finally {
                 pool.unpin(frame);
-            }
-            int i = leaf.find(next);
-            for (i = i >= 0 ? i : -i - 1; i < leaf.count && leaf.keys[i] < end; i++) {
-                visitor.visit(leaf.keys[i], leaf.values[i]);
             }
             next = high;
         }
@@ -140,6 +135,14 @@ public final class LabTree {
         descend(key);
         final long leafPage = pathPages[state.height - 1];
         final BufferPool.Frame frame = pool.pin(leafPage);
+        final int delta = LeafNode.updateInPlace(frame.payload(), key, value, defaultValue, capacity.dense());
+        if (delta != LeafNode.NOT_IN_PLACE) {
+            // Overwrites and writes inside a dense subrange keep the leaf's shape (§4.2): no decode, no re-encode.
+            state.size += delta;
+            frame.markDirty();
+            pool.unpin(frame);
+            return;
+        }
         final LeafNode leaf = LeafNode.read(frame.payload(), defaultValue);
         final boolean wasDense = leaf.dense;
         if (Double.compare(value, defaultValue) == 0) {

@@ -48,28 +48,112 @@ final class LeafNode {
 
     /** The value at {@code key} read straight from a leaf page, without decoding it. */
     static double lookup(final ByteBuffer page, final long key, final double defaultValue) {
-        final int count = page.getInt(NodePageDescriptor.COUNT_OFFSET);
         if (page.getInt(NodePageDescriptor.TYPE_OFFSET) == NodePageDescriptor.TYPE_DENSE_LEAF) {
             final long offset = key - page.getLong(NodePageDescriptor.DENSE_START_OFFSET);
             return offset >= 0 && offset < page.getInt(NodePageDescriptor.DENSE_LENGTH_OFFSET)
-                    ? page.getDouble(NodePageDescriptor.LEAF_ENTRIES_OFFSET + (int) offset * NodePageDescriptor.DENSE_ENTRY_LENGTH)
-                    : defaultValue;
+                    ? page.getDouble(denseAt(offset)) : defaultValue;
         }
+        final int found = sparseFind(page, key);
+        return found >= 0 ? page.getDouble(sparseAt(found) + Long.BYTES) : defaultValue;
+    }
+
+    /** The index of {@code key} in a sparse leaf page, or -(insertion point) - 1. */
+    private static int sparseFind(final ByteBuffer page, final long key) {
         int lo = 0;
-        int hi = count - 1;
+        int hi = page.getInt(NodePageDescriptor.COUNT_OFFSET) - 1;
         while (lo <= hi) {
             final int mid = (lo + hi) >>> 1;
-            final long k = page.getLong(NodePageDescriptor.LEAF_ENTRIES_OFFSET + mid * NodePageDescriptor.SPARSE_ENTRY_LENGTH);
+            final long k = page.getLong(sparseAt(mid));
             if (k < key) {
                 lo = mid + 1;
             } else if (k > key) {
                 hi = mid - 1;
             } else {
-                return page.getDouble(NodePageDescriptor.LEAF_ENTRIES_OFFSET + mid * NodePageDescriptor.SPARSE_ENTRY_LENGTH
-                        + Long.BYTES);
+                return mid;
             }
         }
-        return defaultValue;
+        return -lo - 1;
+    }
+
+    private static int sparseAt(final int i) {
+        return NodePageDescriptor.LEAF_ENTRIES_OFFSET + i * NodePageDescriptor.SPARSE_ENTRY_LENGTH;
+    }
+
+    private static int denseAt(final long offset) {
+        return NodePageDescriptor.LEAF_ENTRIES_OFFSET + (int) offset * NodePageDescriptor.DENSE_ENTRY_LENGTH;
+    }
+
+    /** Visits the non-default entries of a leaf page with keys in [from, to), in key order, without decoding it. */
+    static void scan(final ByteBuffer page, final long from, final long to, final double defaultValue,
+                     final LabTree.EntryVisitor visitor) {
+        if (page.getInt(NodePageDescriptor.TYPE_OFFSET) == NodePageDescriptor.TYPE_DENSE_LEAF) {
+            final long start = page.getLong(NodePageDescriptor.DENSE_START_OFFSET);
+            final long end = Math.min(to, start + page.getInt(NodePageDescriptor.DENSE_LENGTH_OFFSET));
+            for (long k = Math.max(from, start); k < end; k++) {
+                final double v = page.getDouble(denseAt(k - start));
+                if (Double.compare(v, defaultValue) != 0) {
+                    visitor.visit(k, v);
+                }
+            }
+            return;
+        }
+        final int count = page.getInt(NodePageDescriptor.COUNT_OFFSET);
+        final int found = sparseFind(page, from);
+        for (int i = found >= 0 ? found : -found - 1; i < count; i++) {
+            final long k = page.getLong(sparseAt(i));
+            if (k >= to) {
+                return;
+            }
+            visitor.visit(k, page.getDouble(sparseAt(i) + Long.BYTES));
+        }
+    }
+
+    /** What {@link #updateInPlace} returns when the change needs the leaf decoded (insertions, removals). */
+    static final int NOT_IN_PLACE = Integer.MIN_VALUE;
+
+    /**
+     * Applies a write that does not change the leaf's shape directly to its page: an overwrite in a sparse leaf, any
+     * write inside a dense leaf's subrange that leaves it non-empty, or an insertion that extends the subrange within
+     * κd. Returns the change in stored elements, or {@link #NOT_IN_PLACE}.
+     */
+    static int updateInPlace(final ByteBuffer page, final long key, final double value, final double defaultValue,
+                             final int kappaDense) {
+        final boolean toDefault = Double.compare(value, defaultValue) == 0;
+        if (page.getInt(NodePageDescriptor.TYPE_OFFSET) == NodePageDescriptor.TYPE_DENSE_LEAF) {
+            final long offset = key - page.getLong(NodePageDescriptor.DENSE_START_OFFSET);
+            final int length = page.getInt(NodePageDescriptor.DENSE_LENGTH_OFFSET);
+            if (offset >= length && offset < kappaDense && !toDefault) {
+                // Appending past the subrange within κd (sequential fill): extend it with defaults up to the key.
+                for (long gap = length; gap < offset; gap++) {
+                    page.putDouble(denseAt(gap), defaultValue);
+                }
+                page.putDouble(denseAt(offset), value);
+                page.putInt(NodePageDescriptor.DENSE_LENGTH_OFFSET, (int) offset + 1);
+                page.putInt(NodePageDescriptor.COUNT_OFFSET, page.getInt(NodePageDescriptor.COUNT_OFFSET) + 1);
+                return 1;
+            }
+            if (offset < 0 || offset >= length) {
+                return NOT_IN_PLACE;
+            }
+            final boolean wasDefault = Double.compare(page.getDouble(denseAt(offset)), defaultValue) == 0;
+            final int count = page.getInt(NodePageDescriptor.COUNT_OFFSET);
+            final int delta = (wasDefault ? 0 : -1) + (toDefault ? 0 : 1);
+            if (count + delta == 0) {
+                return NOT_IN_PLACE; // the leaf empties: it is removed (Remark B.3)
+            }
+            page.putDouble(denseAt(offset), value);
+            page.putInt(NodePageDescriptor.COUNT_OFFSET, count + delta);
+            return delta;
+        }
+        if (toDefault) {
+            return NOT_IN_PLACE;
+        }
+        final int found = sparseFind(page, key);
+        if (found < 0) {
+            return NOT_IN_PLACE;
+        }
+        page.putDouble(sparseAt(found) + Long.BYTES, value);
+        return 0;
     }
 
     /** Index of {@code key}, or -(insertion point) - 1. */
