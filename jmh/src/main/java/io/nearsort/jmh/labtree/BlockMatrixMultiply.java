@@ -33,20 +33,101 @@ import java.util.SplittableRandom;
 public final class BlockMatrixMultiply {
     private static final int PAGE_SIZE = 8192;
 
-    /** Block reads and writes of one storage. */
-    private interface Storage extends AutoCloseable {
-        void read(long r0, long c0, int b, double[] block);
+    /** Block reads and writes of one storage, and its I/O counters. */
+    private abstract static class Storage implements AutoCloseable {
+        private final io.nearsort.labtree.storage.PagedStructure structure;
 
-        void write(long r0, long c0, int b, double[] block);
+        Storage(final io.nearsort.labtree.storage.PagedStructure structure) {
+            this.structure = structure;
+        }
 
-        void set(double value, long row, long col);
+        abstract void read(long r0, long c0, int b, double[] block);
 
-        BufferPool pool();
+        abstract void write(long r0, long c0, int b, double[] block);
 
-        String describe();
+        abstract void set(double value, long row, long col);
+
+        abstract String describe();
+
+        final BufferPool pool() {
+            return structure.pool();
+        }
 
         @Override
-        void close();
+        public final void close() {
+            structure.close();
+        }
+    }
+
+    /** The DAF has no rectangle access: element by element. */
+    private static final class DafStorage extends Storage {
+        private final DirectlyAddressableFile daf;
+
+        DafStorage(final DirectlyAddressableFile daf) {
+            super(daf);
+            this.daf = daf;
+        }
+
+        @Override
+        void read(final long r0, final long c0, final int b, final double[] block) {
+            for (int r = 0; r < b; r++) {
+                for (int c = 0; c < b; c++) {
+                    block[r * b + c] = daf.get(r0 + r, c0 + c);
+                }
+            }
+        }
+
+        @Override
+        void write(final long r0, final long c0, final int b, final double[] block) {
+            for (int r = 0; r < b; r++) {
+                for (int c = 0; c < b; c++) {
+                    daf.set(block[r * b + c], r0 + r, c0 + c);
+                }
+            }
+        }
+
+        @Override
+        void set(final double value, final long row, final long col) {
+            daf.set(value, row, col);
+        }
+
+        @Override
+        String describe() {
+            return "DAF, A: " + daf.allocatedPages() + " pages";
+        }
+    }
+
+    /** A LAB-tree or B-tree array, read and written by hyper-rectangles (§3, access type 3). */
+    private static final class ArrayStorage extends Storage {
+        private final LabArray array;
+        private final String name;
+
+        ArrayStorage(final LabArray array, final String name) {
+            super(array);
+            this.array = array;
+            this.name = name;
+        }
+
+        @Override
+        void read(final long r0, final long c0, final int b, final double[] block) {
+            array.readRectangle(new long[] {r0, c0}, new long[] {r0 + b - 1, c0 + b - 1}, block);
+        }
+
+        @Override
+        void write(final long r0, final long c0, final int b, final double[] block) {
+            array.writeRectangle(new long[] {r0, c0}, new long[] {r0 + b - 1, c0 + b - 1}, block);
+        }
+
+        @Override
+        void set(final double value, final long row, final long col) {
+            array.set(value, row, col);
+        }
+
+        @Override
+        String describe() {
+            final LabStats s = array.stats();
+            return name + ", A: " + s.leafCount() + " leaves";
+        }
     }
 
     private BlockMatrixMultiply() {
@@ -183,84 +264,13 @@ public final class BlockMatrixMultiply {
 
     private static Storage open(final int kind, final Path path, final int n, final int poolPages) {
         if (kind == 2) {
-            final DirectlyAddressableFile daf = DirectlyAddressableFile.open(path, Linearization.rowMajor(), PAGE_SIZE,
-                    poolPages, n, n);
-            return new Storage() {
-                @Override
-                public void read(final long r0, final long c0, final int b, final double[] block) {
-                    for (int r = 0; r < b; r++) {
-                        for (int c = 0; c < b; c++) {
-                            block[r * b + c] = daf.get(r0 + r, c0 + c);
-                        }
-                    }
-                }
-
-                @Override
-                public void write(final long r0, final long c0, final int b, final double[] block) {
-                    for (int r = 0; r < b; r++) {
-                        for (int c = 0; c < b; c++) {
-                            daf.set(block[r * b + c], r0 + r, c0 + c);
-                        }
-                    }
-                }
-
-                @Override
-                public void set(final double value, final long row, final long col) {
-                    daf.set(value, row, col);
-                }
-
-                @Override
-                public BufferPool pool() {
-                    return daf.pool();
-                }
-
-                @Override
-                public String describe() {
-                    return "DAF";
-                }
-
-                @Override
-                public void close() {
-                    daf.close();
-                }
-            };
+            return new DafStorage(DirectlyAddressableFile.open(path, Linearization.rowMajor(), PAGE_SIZE, poolPages, n,
+                    n));
         }
         final boolean labTree = kind == 0;
-        final LabArray array = LabArray.builder(path).shape(n, n).pageSize(PAGE_SIZE).bufferPoolPages(poolPages)
+        return new ArrayStorage(LabArray.builder(path).shape(n, n).pageSize(PAGE_SIZE).bufferPoolPages(poolPages)
                 .splitStrategy(labTree ? SplitStrategy.ALIGNED : SplitStrategy.MIDDLE)
-                .leafFormat(labTree ? LeafFormat.DYNAMIC : LeafFormat.SPARSE_ONLY).build();
-        return new Storage() {
-            @Override
-            public void read(final long r0, final long c0, final int b, final double[] block) {
-                array.readRectangle(new long[] {r0, c0}, new long[] {r0 + b - 1, c0 + b - 1}, block);
-            }
-
-            @Override
-            public void write(final long r0, final long c0, final int b, final double[] block) {
-                array.writeRectangle(new long[] {r0, c0}, new long[] {r0 + b - 1, c0 + b - 1}, block);
-            }
-
-            @Override
-            public void set(final double value, final long row, final long col) {
-                array.set(value, row, col);
-            }
-
-            @Override
-            public BufferPool pool() {
-                return array.pool();
-            }
-
-            @Override
-            public String describe() {
-                final LabStats s = array.stats();
-                return (labTree ? "LAB-tree (ALIGNED, DYNAMIC)" : "B-tree (MIDDLE, SPARSE_ONLY)") + ", A: "
-                        + s.leafCount() + " leaves";
-            }
-
-            @Override
-            public void close() {
-                array.close();
-            }
-        };
+                .leafFormat(labTree ? LeafFormat.DYNAMIC : LeafFormat.SPARSE_ONLY).build(),
+                labTree ? "LAB-tree (ALIGNED, DYNAMIC)" : "B-tree (MIDDLE, SPARSE_ONLY)");
     }
 }
