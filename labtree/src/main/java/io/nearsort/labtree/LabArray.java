@@ -136,8 +136,12 @@ public final class LabArray extends PagedStructure {
             } else if (nonDefaultOnly) {
                 visitStoredInOrder(g, c, visitor);
             } else {
+                // Incremental: g's next element by g.next (an odometer for the major orders), its key by f.
+                g.coordinates(0, c);
                 for (long i = 0; i < g.size(); i++) {
-                    g.coordinates(i, c);
+                    if (i > 0) {
+                        g.next(c);
+                    }
                     visitor.visit(i, c, file.tree().get(layout.index(c)));
                 }
             }

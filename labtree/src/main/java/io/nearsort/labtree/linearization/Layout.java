@@ -16,4 +16,13 @@ public interface Layout {
 
     /** f⁻¹(index) written into {@code coordinates} (length d). */
     void coordinates(long index, long[] coordinates);
+
+    /**
+     * Steps {@code coordinates} to the element that follows it in this order, f⁻¹(f(c) + 1) (the caller ensures
+     * there is one). Layouts override this with an incremental step (LAB-tree §3: incremental computation of
+     * f∘g⁻¹ while iterating in g's order).
+     */
+    default void next(final long[] coordinates) {
+        coordinates(index(coordinates) + 1, coordinates);
+    }
 }

@@ -24,6 +24,19 @@ public final class MajorOrder extends ShapedLayout {
         return index;
     }
 
+    /** An odometer step: the fastest dimension advances, carrying into the slower ones. */
+    @Override
+    public void next(final long[] coordinates) {
+        final int d = shape.length;
+        for (int step = d - 1; step >= 0; step--) {
+            final int k = rowMajor ? step : d - 1 - step;
+            if (++coordinates[k] < shape[k]) {
+                return;
+            }
+            coordinates[k] = 0;
+        }
+    }
+
     @Override
     void coordinatesOf(final long index, final long[] coordinates) {
         long rest = index;

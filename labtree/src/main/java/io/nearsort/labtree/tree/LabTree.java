@@ -29,6 +29,11 @@ public final class LabTree {
     private long leafLow;
     private long leafHigh;
     private long structureVersion;
+    // The leaf the last point read reached: a read inside its range goes straight to it (iteration, rectangles).
+    private long cachedLeaf;
+    private long cachedLow;
+    private long cachedHigh;
+    private long cachedVersion = -1;
 
     /** The persistent counters and pointers of a tree (kept in the meta page by the owner). */
     public static final class TreeState {
@@ -65,12 +70,16 @@ public final class LabTree {
 
     /** The value at linearized index {@code key}. */
     public double get(final long key) {
-        long page = state.root;
-        for (int level = 1; level < state.height; level++) {
-            final BufferPool.Frame frame = pool.pin(page);
-            final ByteBuffer b = frame.payload();
-            page = InternalNode.child(b, InternalNode.childFor(b, key));
-            pool.unpin(frame);
+        final long page;
+        if (cachedVersion == structureVersion && key >= cachedLow && key < cachedHigh) {
+            page = cachedLeaf;
+        } else {
+            descend(key);
+            page = pathPages[state.height - 1];
+            cachedLeaf = page;
+            cachedLow = leafLow;
+            cachedHigh = leafHigh;
+            cachedVersion = structureVersion;
         }
         final BufferPool.Frame leaf = pool.pin(page);
         final double value = LeafNode.lookup(leaf.payload(), key, defaultValue);

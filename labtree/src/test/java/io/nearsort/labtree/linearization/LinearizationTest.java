@@ -58,6 +58,23 @@ class LinearizationTest {
     }
 
     @Test
+    void incrementalStepsWalkEveryLayoutInItsOrder() {
+        for (final Linearization linearization : new Linearization[] {Linearization.rowMajor(),
+            Linearization.columnMajor(), Linearization.blocked(3, 2, 2), Linearization.zOrder(),
+            Linearization.bitReversal()}) {
+            final Layout layout = linearization.layout(4, 2, 8);
+            final long[] c = new long[3];
+            final long[] expected = new long[3];
+            layout.coordinates(0, c);
+            for (long i = 1; i < layout.size(); i++) {
+                layout.next(c);
+                layout.coordinates(i, expected);
+                assertArrayEquals(expected, c, linearization + " step to " + i);
+            }
+        }
+    }
+
+    @Test
     void knownValues() {
         assertEquals(1 * 4 + 2, Linearization.rowMajor().layout(3, 4).index(new long[] {1, 2}));
         assertEquals(2 * 3 + 1, Linearization.columnMajor().layout(3, 4).index(new long[] {1, 2}));
