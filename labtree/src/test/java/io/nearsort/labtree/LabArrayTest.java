@@ -197,6 +197,22 @@ class LabArrayTest {
     }
 
     @Test
+    void closeReleasesEveryDirectByte() {
+        final java.lang.management.BufferPoolMXBean direct = java.lang.management.ManagementFactory
+                .getPlatformMXBeans(java.lang.management.BufferPoolMXBean.class).stream()
+                .filter(b -> b.getName().equals("direct")).findFirst().orElseThrow();
+        final long before = direct.getMemoryUsed();
+        final LabArray a = LabArray.builder(dir.resolve("mem.lab")).shape(200, 200).pageSize(4096)
+                .bufferPoolPages(64).updateBuffer(1000, FlushPolicy.LPP).build();
+        for (long i = 0; i < 40_000; i += 3) {
+            a.setLinear(1.0, i);
+        }
+        assertTrue(direct.getMemoryUsed() > before, "frames are off-heap");
+        a.close();
+        assertEquals(before, direct.getMemoryUsed(), "no direct bytes remain after close");
+    }
+
+    @Test
     void useAfterCloseAndOutOfRangeIndicesFailClearly() {
         final LabArray a = LabArray.builder(dir.resolve("c.lab")).shape(4, 4).pageSize(512).build();
         assertTrue(assertThrows(IndexOutOfBoundsException.class, () -> a.get(4, 0)).getMessage()
