@@ -65,10 +65,10 @@ public final class NearsortMain implements Callable<Integer> {
                 io.err().println(name + ": " + e.getMessage());
                 return BAD_ARGUMENTS;
             }
-            final IOException io2 = e instanceof UncheckedIOException ? ((UncheckedIOException) e).getCause()
+            final IOException ioFailure = e instanceof UncheckedIOException ? ((UncheckedIOException) e).getCause()
                     : e instanceof IOException ? (IOException) e : null;
-            if (io2 != null) {
-                io.err().println(name + ": " + describe(io2));
+            if (ioFailure != null) {
+                io.err().println(name + ": " + describe(ioFailure));
                 return BAD_ARGUMENTS;
             }
             io.err().println(name + ": internal error: " + e);
