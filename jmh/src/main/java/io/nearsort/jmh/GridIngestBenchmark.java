@@ -1,5 +1,7 @@
 package io.nearsort.jmh;
 
+import io.nearsort.examples.cli.bench.BenchStructure;
+import io.nearsort.examples.cli.bench.BenchTarget;
 import io.nearsort.core.sortedness.KLGenerator;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -41,7 +43,7 @@ public class GridIngestBenchmark extends IngestState {
     double lPercent;
 
     @Param({"BPLUS", "SA_BPLUS"})
-    Structure structure;
+    BenchStructure structure;
 
     @Override
     protected long[] generateKeys() {
@@ -49,12 +51,12 @@ public class GridIngestBenchmark extends IngestState {
     }
 
     @Override
-    protected Structure structure() {
+    protected BenchStructure structure() {
         return structure;
     }
 
     @Benchmark
-    public Structure.Target ingest() {
+    public BenchTarget ingest() {
         return ingestAll();
     }
 }

@@ -1,5 +1,7 @@
 package io.nearsort.jmh;
 
+import io.nearsort.examples.cli.bench.BenchStructure;
+import io.nearsort.examples.cli.bench.BenchTarget;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -37,7 +39,7 @@ public class IngestBenchmark extends IngestState {
     Workload workload;
 
     @Param({"BPLUS", "BPLUS_TAIL_BULK", "SA_BPLUS", "TREEMAP", "SKIPLIST"})
-    Structure structure;
+    BenchStructure structure;
 
     @Override
     protected long[] generateKeys() {
@@ -45,12 +47,12 @@ public class IngestBenchmark extends IngestState {
     }
 
     @Override
-    protected Structure structure() {
+    protected BenchStructure structure() {
         return structure;
     }
 
     @Benchmark
-    public Structure.Target ingest() {
+    public BenchTarget ingest() {
         return ingestAll();
     }
 }

@@ -1,5 +1,7 @@
 package io.nearsort.jmh;
 
+import io.nearsort.examples.cli.bench.BenchStructure;
+import io.nearsort.examples.cli.bench.BenchTarget;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
@@ -10,13 +12,13 @@ import org.openjdk.jmh.annotations.TearDown;
  */
 public abstract class IngestState {
     private long[] keys;
-    private Structure.Target target;
+    private BenchTarget target;
 
     /** The keys of this trial, in arrival order. */
     protected abstract long[] generateKeys();
 
     /** The structure under test. */
-    protected abstract Structure structure();
+    protected abstract BenchStructure structure();
 
     @Setup(Level.Trial)
     public void generate() {
@@ -25,7 +27,7 @@ public abstract class IngestState {
 
     @Setup(Level.Iteration)
     public void createStructure() {
-        target = structure().create();
+        target = structure().createForWorkload(keys.length);
     }
 
     @TearDown(Level.Iteration)
@@ -38,8 +40,8 @@ public abstract class IngestState {
     }
 
     /** One whole ingest; returns the structure so that JMH keeps the work. */
-    protected Structure.Target ingestAll() {
-        target.ingest(keys, keys);
+    protected BenchTarget ingestAll() {
+        target.ingest(keys, keys, 0, keys.length);
         return target;
     }
 }

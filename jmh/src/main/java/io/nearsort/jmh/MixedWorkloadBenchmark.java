@@ -1,5 +1,7 @@
 package io.nearsort.jmh;
 
+import io.nearsort.examples.cli.bench.BenchStructure;
+import io.nearsort.examples.cli.bench.BenchTarget;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -44,11 +46,11 @@ public class MixedWorkloadBenchmark {
     int readPercent;
 
     @Param({"BPLUS", "SA_BPLUS", "TREEMAP"})
-    Structure structure;
+    BenchStructure structure;
 
     private long[] keys;
     private long[] operations; // >= 0: insert keys[i]; < 0: lookup keys[~op]
-    private Structure.Target target;
+    private BenchTarget target;
 
     @Setup(Level.Trial)
     public void generate() {
@@ -68,8 +70,8 @@ public class MixedWorkloadBenchmark {
 
     @Setup(Level.Iteration)
     public void preload() {
-        target = structure.create();
-        target.ingest(java.util.Arrays.copyOf(keys, n / 5 * 4), java.util.Arrays.copyOf(keys, n / 5 * 4));
+        target = structure.createForWorkload(n);
+        target.ingest(keys, keys, 0, n / 5 * 4);
     }
 
     @TearDown(Level.Iteration)
@@ -83,13 +85,11 @@ public class MixedWorkloadBenchmark {
     @Benchmark
     public long mixed() {
         long sum = 0;
-        final long[] single = new long[1];
         for (final long op : operations) {
             if (op >= 0) {
-                single[0] = keys[(int) op];
-                target.ingest(single, single);
+                target.put(keys[(int) op], keys[(int) op]);
             } else {
-                sum += target.get(keys[(int) ~op]);
+                sum += target.get(keys[(int) ~op], -1L);
             }
         }
         return sum;

@@ -1,5 +1,7 @@
 package io.nearsort.jmh;
 
+import io.nearsort.examples.cli.bench.BenchStructure;
+import io.nearsort.examples.cli.bench.BenchTarget;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -43,16 +45,16 @@ public class PointLookupBenchmark {
     Workload workload;
 
     @Param({"BPLUS", "BPLUS_TAIL_BULK", "SA_BPLUS", "TREEMAP", "SKIPLIST"})
-    Structure structure;
+    BenchStructure structure;
 
-    private Structure.Target target;
+    private BenchTarget target;
     private long[] probes;
 
     @Setup(Level.Trial)
     public void ingest() {
         final long[] keys = workload.keys(n);
-        target = structure.create();
-        target.ingest(keys, keys);
+        target = structure.createForWorkload(n);
+        target.ingest(keys, keys, 0, n);
         final SplittableRandom random = new SplittableRandom(7);
         probes = new long[PROBES];
         for (int i = 0; i < PROBES; i++) {
@@ -70,7 +72,7 @@ public class PointLookupBenchmark {
     public long lookup() {
         long sum = 0;
         for (final long probe : probes) {
-            sum += target.get(probe);
+            sum += target.get(probe, -1L);
         }
         return sum;
     }

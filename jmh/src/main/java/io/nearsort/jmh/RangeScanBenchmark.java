@@ -1,5 +1,7 @@
 package io.nearsort.jmh;
 
+import io.nearsort.examples.cli.bench.BenchStructure;
+import io.nearsort.examples.cli.bench.BenchTarget;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -43,17 +45,18 @@ public class RangeScanBenchmark {
     double selectivity;
 
     @Param({"BPLUS", "SA_BPLUS", "TREEMAP"})
-    Structure structure;
+    BenchStructure structure;
 
-    private Structure.Target target;
+    private BenchTarget target;
+    private final long[] visited = new long[2];
     private final SplittableRandom random = new SplittableRandom(5);
     private long width;
 
     @Setup(Level.Trial)
     public void ingest() {
         final long[] keys = workload.keys(n);
-        target = structure.create();
-        target.ingest(keys, keys);
+        target = structure.createForWorkload(n);
+        target.ingest(keys, keys, 0, n);
         width = Math.max(1, (long) (selectivity * n));
     }
 
@@ -65,6 +68,7 @@ public class RangeScanBenchmark {
     @Benchmark
     public long scan() {
         final long lo = 1 + random.nextLong(n - width + 1);
-        return target.scan(lo, lo + width - 1);
+        target.scan(lo, lo + width - 1, visited);
+        return visited[1]; // the sum of the values visited
     }
 }

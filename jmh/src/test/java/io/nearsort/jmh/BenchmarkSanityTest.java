@@ -1,5 +1,7 @@
 package io.nearsort.jmh;
 
+import io.nearsort.examples.cli.bench.BenchStructure;
+import io.nearsort.examples.cli.bench.BenchTarget;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
@@ -14,14 +16,14 @@ class BenchmarkSanityTest {
         for (final Workload workload : Workload.values()) {
             final long[] keys = workload.keys(50_000);
             final long[] values = Arrays.stream(keys).map(k -> ~k).toArray();
-            for (final Structure structure : Structure.values()) {
-                try (Structure.Target target = structure.create()) {
-                    target.ingest(keys, values);
+            for (final BenchStructure structure : BenchStructure.values()) {
+                try (BenchTarget target = structure.createForWorkload(keys.length)) {
+                    target.ingest(keys, values, 0, keys.length);
                     assertEquals(keys.length, target.size(), structure + " " + workload);
                     for (final long key : keys) {
-                        assertEquals(~key, target.get(key), structure + " " + workload + " key " + key);
+                        assertEquals(~key, target.get(key, -1L), structure + " " + workload + " key " + key);
                     }
-                    assertEquals(-1L, target.get(0), "absent key");
+                    assertEquals(-1L, target.get(0, -1L), "absent key");
                     final long lo = keys.length / 3;
                     final long hi = lo + 999;
                     long expected = 0;
@@ -30,7 +32,9 @@ class BenchmarkSanityTest {
                             expected += ~key;
                         }
                     }
-                    assertEquals(expected, target.scan(lo, hi), structure + " " + workload + " scan");
+                    final long[] visited = new long[2];
+                    target.scan(lo, hi, visited);
+                    assertEquals(expected, visited[1], structure + " " + workload + " scan");
                 }
             }
         }

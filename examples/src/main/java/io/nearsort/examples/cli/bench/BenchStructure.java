@@ -12,35 +12,35 @@ public enum BenchStructure {
     /** The SWARE paper's baseline B+-tree: 50:50 splits, top-inserts only. */
     BPLUS("bplus", "B+-tree (baseline)") {
         @Override
-        BenchTarget create(final int bufferCapacity) {
+        public BenchTarget create(final int bufferCapacity) {
             return IndexTarget.of(Indexes.bPlusTree().build());
         }
     },
     /** The B+-tree with SWARE §III's elements: 80:20 splits, tail-leaf inserts, bulk append of sorted runs. */
     BPLUS_TAIL_BULK("bplus-tail-bulk", "B+-tree 80:20+tail+bulk") {
         @Override
-        BenchTarget create(final int bufferCapacity) {
+        public BenchTarget create(final int bufferCapacity) {
             return IndexTarget.appending(Indexes.bPlusTree().splitRatio(0.8).tailLeafInserts(true).build());
         }
     },
     /** The SA B+-tree (SWARE / OSM-tree) with the paper's tuning. */
     SA_BPLUS("sa-bplus", "SA B+-tree (SWARE)") {
         @Override
-        BenchTarget create(final int bufferCapacity) {
+        public BenchTarget create(final int bufferCapacity) {
             return IndexTarget.of(Indexes.saBPlusTree().bufferCapacity(bufferCapacity).build());
         }
     },
     /** {@link TreeMap}, the JDK's red-black tree. */
     TREEMAP("treemap", "java.util.TreeMap") {
         @Override
-        BenchTarget create(final int bufferCapacity) {
+        public BenchTarget create(final int bufferCapacity) {
             return new MapTarget(new TreeMap<>());
         }
     },
     /** {@link ConcurrentSkipListMap}, the JDK's concurrent ordered map. */
     SKIPLIST("skiplist", "ConcurrentSkipListMap") {
         @Override
-        BenchTarget create(final int bufferCapacity) {
+        public BenchTarget create(final int bufferCapacity) {
             return new MapTarget(new ConcurrentSkipListMap<>());
         }
     };
@@ -54,7 +54,12 @@ public enum BenchStructure {
     }
 
     /** A fresh, empty instance; {@code bufferCapacity} sizes a SWARE buffer where there is one. */
-    abstract BenchTarget create(int bufferCapacity);
+    public abstract BenchTarget create(int bufferCapacity);
+
+    /** A fresh instance for a workload of {@code n} keys, a SWARE buffer sized at the papers' default 1% of n. */
+    public BenchTarget createForWorkload(final int n) {
+        return create(Math.max(1, n / 100));
+    }
 
     /** The name on the command line. */
     public String cliName() {

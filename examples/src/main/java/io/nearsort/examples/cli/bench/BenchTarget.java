@@ -2,8 +2,11 @@ package io.nearsort.examples.cli.bench;
 
 import io.nearsort.core.IndexStats;
 
-/** One instance of a benchmarked structure, behind the operations the bench phases time. */
-interface BenchTarget extends AutoCloseable {
+/**
+ * One instance of a benchmarked structure, behind the operations the bench phases time. Shared by
+ * {@code nearsort bench} and the JMH benchmarks, so that both measure the same code paths.
+ */
+public interface BenchTarget extends AutoCloseable {
     /** Writes {@code keys[i] -> values[i]} for i in [from, to), in order; later writes win. */
     void ingest(long[] keys, long[] values, int from, int to);
 
