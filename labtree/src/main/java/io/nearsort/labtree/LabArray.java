@@ -1,5 +1,6 @@
 package io.nearsort.labtree;
 
+import io.nearsort.core.sortedness.StableMergeSort;
 import io.nearsort.labtree.batch.UpdateBuffer;
 import io.nearsort.labtree.leaf.LeafCapacity;
 import io.nearsort.labtree.linearization.Layout;
@@ -155,22 +156,19 @@ public final class LabArray extends PagedStructure {
         if (stored > Integer.MAX_VALUE - 8) {
             throw new IllegalStateException("more than 2^31 stored elements: iterate in the storage order instead");
         }
+        // Positions under g with the values' bits alongside, sorted by position: no boxing, no per-entry objects.
         final long[] positions = new long[(int) stored];
-        final double[] values = new double[(int) stored];
+        final long[] valueBits = new long[(int) stored];
         final int[] n = {0};
         file.tree().scan(0, layout.size(), (key, value) -> {
             layout.coordinates(key, c);
             positions[n[0]] = g.index(c);
-            values[n[0]++] = value;
+            valueBits[n[0]++] = Double.doubleToRawLongBits(value);
         });
-        final Integer[] order = new Integer[n[0]];
-        for (int i = 0; i < order.length; i++) {
-            order[i] = i;
-        }
-        Arrays.sort(order, (a, b) -> Long.compare(positions[a], positions[b]));
-        for (final int i : order) {
+        StableMergeSort.sortStable(positions, valueBits, 0, n[0]);
+        for (int i = 0; i < n[0]; i++) {
             g.coordinates(positions[i], c);
-            visitor.visit(positions[i], c, values[i]);
+            visitor.visit(positions[i], c, Double.longBitsToDouble(valueBits[i]));
         }
     }
 
@@ -200,7 +198,7 @@ public final class LabArray extends PagedStructure {
             java.util.Arrays.fill(out, runStart, i, defaultValue);
             file.tree().scan(first, runEnd, (k, value) -> out[runStart + (int) (k - first)] = value);
             if (buffer != null) {
-                buffer.pending(first, runEnd).forEach((k, value) -> out[runStart + (int) (k - first)] = value);
+                buffer.forEachPending(first, runEnd, (k, value) -> out[runStart + (int) (k - first)] = value);
             }
         }
     }

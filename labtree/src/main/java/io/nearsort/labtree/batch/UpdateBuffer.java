@@ -89,13 +89,11 @@ public final class UpdateBuffer {
         return r == null ? fallback : r.value;
     }
 
-    /** The buffered requests with keys in [from, to), in key order. */
-    public NavigableMap<Long, Double> pending(final long from, final long to) {
-        final TreeMap<Long, Double> view = new TreeMap<>();
+    /** Visits the buffered requests with keys in [from, to), in key order. */
+    public void forEachPending(final long from, final long to, final LabTree.EntryVisitor visitor) {
         for (final Map.Entry<Long, Request> e : requests.subMap(from, true, to, false).entrySet()) {
-            view.put(e.getKey(), e.getValue().value);
+            visitor.visit(e.getKey(), e.getValue().value);
         }
-        return view;
     }
 
     /** Buffers a write; flushes first if the new request does not fit. */
