@@ -568,6 +568,28 @@ public final class BPlusTree implements AppendableLongIndex {
         return page;
     }
 
+    /**
+     * Walks the leaf chain from the smallest key to the largest, handing each non-empty leaf to {@code visitor}.
+     * The tree must not be modified during the walk.
+     */
+    public void forEachLeaf(final LeafVisitor visitor) {
+        ensureOpen();
+        final Node leaf = newFlyweight();
+        final long[] keys = new long[leafCapacity];
+        final long[] values = new long[leafCapacity];
+        for (long page = firstLeaf(leaf); page != 0; page = leaf.next()) {
+            leaf.wrap(page);
+            final int count = leaf.count();
+            for (int i = 0; i < count; i++) {
+                keys[i] = leaf.key(i);
+                values[i] = leaf.slot(i);
+            }
+            if (count > 0) {
+                visitor.leaf(keys, values, count);
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ lifecycle and statistics
 
     @Override

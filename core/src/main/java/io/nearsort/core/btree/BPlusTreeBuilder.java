@@ -34,6 +34,11 @@ public final class BPlusTreeBuilder {
         return this;
     }
 
+    /** Entries one leaf of a tree with nodes of {@code pageSize} bytes holds. */
+    public static int leafCapacity(final int pageSize) {
+        return NodeDescriptor.leafCapacity(pageSize);
+    }
+
     /** Sets both the leaf and the internal split ratio, in [0.5, 0.95] (default 0.5; SWARE uses 0.8). */
     public BPlusTreeBuilder splitRatio(final double ratio) {
         SplitRatio.validate("splitRatio", ratio);

@@ -1,0 +1,87 @@
+package io.nearsort.ldi.distribution;
+
+import io.nearsort.core.Indexes;
+import io.nearsort.core.btree.BPlusTree;
+import io.nearsort.core.btree.BPlusTreeBuilder;
+import io.nearsort.core.memory.PageArena;
+import org.agrona.collections.LongArrayList;
+
+/**
+ * §3.1: initial intervals from a training prefix. The prefix is inserted into a k-ary B+-tree (core's
+ * {@link BPlusTree}, keyed by value with the multiplicity as the entry's value); every leaf becomes an interval
+ * from its smallest key up to just below the next leaf's smallest key, and the training tuples in it become the
+ * interval's initial {@code G.load}.
+ *
+ * <p>Core's nodes are pages, so "k-ary" is honoured as: the smallest page size whose leaves hold at least
+ * {@code fanout} entries. Top-down inserts leave leaves between half and fully occupied, so the training yields
+ * roughly {@code 2·distinct/fanout} to {@code distinct/fanout} intervals.
+ */
+public final class DistributionTrainer {
+
+    private DistributionTrainer() {
+    }
+
+    /** The largest fanout a training tree supports (the leaf capacity of core's largest page). */
+    public static int maxFanout() {
+        return BPlusTreeBuilder.leafCapacity(PageArena.MAX_PAGE_SIZE);
+    }
+
+    /**
+     * Learns intervals from {@code keys[from, to)}.
+     *
+     * @return the intervals' lows (ascending), the last interval's high, and each interval's training load
+     */
+    public static Trained train(final long[] keys, final int from, final int to, final int fanout) {
+        if (from < 0 || to > keys.length || from >= to) {
+            throw new IllegalArgumentException("training prefix must hold at least one key (range [" + from + ", "
+                    + to + ") of " + keys.length + ")");
+        }
+        if (fanout < 2 || fanout > maxFanout()) {
+            throw new IllegalArgumentException("fanout must be in [2, " + maxFanout() + "] (got: " + fanout + ")");
+        }
+        try (BPlusTree tree = Indexes.bPlusTree().pageSize(pageSizeFor(fanout)).build()) {
+            long max = Long.MIN_VALUE;
+            for (int i = from; i < to; i++) {
+                tree.put(keys[i], tree.getOrDefault(keys[i], 0L) + 1);
+                max = Math.max(max, keys[i]);
+            }
+            final LongArrayList lows = new LongArrayList();
+            final LongArrayList loads = new LongArrayList();
+            tree.forEachLeaf((leafKeys, multiplicities, count) -> {
+                long load = 0;
+                for (int i = 0; i < count; i++) {
+                    load += multiplicities[i];
+                }
+                lows.addLong(leafKeys[0]);
+                loads.addLong(load);
+            });
+            return new Trained(lows.toLongArray(), max, loads.toLongArray());
+        }
+    }
+
+    /** The result of training: interval lows, the last interval's high and the training load per interval. */
+    public record Trained(long[] lows, long lastHigh, long[] loads) {
+        public Trained {
+            lows = lows.clone();
+            loads = loads.clone();
+        }
+
+        @Override
+        public long[] lows() {
+            return lows.clone();
+        }
+
+        @Override
+        public long[] loads() {
+            return loads.clone();
+        }
+    }
+
+    static int pageSizeFor(final int fanout) {
+        int page = PageArena.MIN_PAGE_SIZE;
+        while (BPlusTreeBuilder.leafCapacity(page) < fanout) {
+            page <<= 1;
+        }
+        return page;
+    }
+}
