@@ -93,22 +93,35 @@ public final class Bucketizer {
         if (finished) {
             return;
         }
+        drain();
+        finished = true;
+    }
+
+    /**
+     * Writes out every buffered tuple, in interval order and n a bucket, and keeps accepting tuples: a column
+     * store's {@code flush()}. A training prefix still being collected is trained on what has arrived.
+     */
+    public void drain() {
+        if (finished) {
+            throw new IllegalStateException("Bucketizer is finished");
+        }
         if (distribution == null && staged > 0) {
             trainAndReplay();
         }
-        finished = true;
         if (distribution == null) {
             return;
         }
         final int[] chunk = new int[bucketCapacity];
         int chunkSize = 0;
         int firstInterval = -1;
+        int lastInterval = -1;
         for (int i = 0; i < pointers.size(); i++) {
             final IntervalPointers p = pointers.get(i);
             for (int j = 0; j < p.size(); j++) {
                 if (chunkSize == 0) {
                     firstInterval = i;
                 }
+                lastInterval = i;
                 chunk[chunkSize++] = p.slot(j);
                 if (chunkSize == bucketCapacity) {
                     emit(chunk, chunkSize, firstInterval, i);
@@ -117,17 +130,9 @@ public final class Bucketizer {
             }
         }
         if (chunkSize > 0) {
-            emit(chunk, chunkSize, firstInterval, pointers.size() - 1 - trailingEmpty());
+            emit(chunk, chunkSize, firstInterval, lastInterval);
         }
         pointers.replaceAll(p -> new IntervalPointers());
-    }
-
-    private int trailingEmpty() {
-        int n = 0;
-        for (int i = pointers.size() - 1; i >= 0 && pointers.get(i).size() == 0; i--) {
-            n++;
-        }
-        return n;
     }
 
     /** Whether {@link #finish()} was called. */

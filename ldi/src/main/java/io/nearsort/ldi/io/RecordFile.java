@@ -1,0 +1,198 @@
+package io.nearsort.ldi.io;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
+
+/**
+ * An append-only file of checksummed records behind a header: magic, format version and a caller-given identity
+ * string (the column store puts the projection's schema there, so a file is never read with the wrong one).
+ * Each record is {@code [length:int][crc32c:int][payload]}; {@link #read} verifies the checksum, so corruption is
+ * reported as a {@link CorruptFileException} naming the file and offset, never returned as data.
+ * Appends are buffered by the OS until {@link #force}.
+ */
+public final class RecordFile implements AutoCloseable {
+    /** Bytes before a record's payload. */
+    public static final int RECORD_HEADER = 8;
+    private static final int MAGIC = 0x4C44494E; // "LDIN"
+    private static final int VERSION = 1;
+
+    private final Path path;
+    private final FileChannel channel;
+    private final long dataStart;
+    private long end;
+
+    private RecordFile(final Path path, final FileChannel channel, final long dataStart, final long end) {
+        this.path = path;
+        this.channel = channel;
+        this.dataStart = dataStart;
+        this.end = end;
+    }
+
+    /** Opens {@code path}, creating it with {@code identity} if it does not exist; checks an existing header. */
+    public static RecordFile open(final Path path, final String identity) throws IOException {
+        final boolean exists = Files.exists(path);
+        final FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        try {
+            final byte[] id = identity.getBytes(StandardCharsets.UTF_8);
+            final int headerLength = 16 + id.length;
+            if (!exists || ch.size() == 0) {
+                final ByteBuffer h = ByteBuffer.allocate(headerLength).order(ByteOrder.LITTLE_ENDIAN);
+                h.putInt(MAGIC).putInt(VERSION).putInt(id.length).put(id);
+                final CRC32C crc = new CRC32C();
+                crc.update(id);
+                h.putInt((int) crc.getValue()).flip();
+                writeFully(ch, h, 0);
+                ch.force(true);
+                return new RecordFile(path, ch, headerLength, headerLength);
+            }
+            final ByteBuffer h = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
+            readFully(ch, h, 0, path);
+            if (h.getInt(0) != MAGIC) {
+                throw new CorruptFileException(path, 0, "not a column store file (bad magic)");
+            }
+            if (h.getInt(4) != VERSION) {
+                throw new CorruptFileException(path, 4, "format version " + h.getInt(4) + ", expected " + VERSION);
+            }
+            final int storedLength = h.getInt(8);
+            if (storedLength < 0 || storedLength > ch.size() - 16) {
+                throw new CorruptFileException(path, 8, "header length " + storedLength + " out of range");
+            }
+            final ByteBuffer stored = ByteBuffer.allocate(storedLength + 4).order(ByteOrder.LITTLE_ENDIAN);
+            readFully(ch, stored, 12, path);
+            final byte[] storedId = new byte[storedLength];
+            stored.get(0, storedId);
+            final CRC32C crc = new CRC32C();
+            crc.update(storedId);
+            if ((int) crc.getValue() != stored.getInt(storedLength)) {
+                throw new CorruptFileException(path, 12, "header checksum mismatch");
+            }
+            final String storedIdentity = new String(storedId, StandardCharsets.UTF_8);
+            if (!storedIdentity.equals(identity)) {
+                throw new IllegalArgumentException(path + " was written for " + storedIdentity + ", not " + identity);
+            }
+            return new RecordFile(path, ch, 16L + storedLength, ch.size());
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    /** Appends a record and returns its offset. */
+    public long append(final ByteBuffer payload) throws IOException {
+        final int length = payload.remaining();
+        final CRC32C crc = new CRC32C();
+        crc.update(payload.duplicate());
+        final ByteBuffer header = ByteBuffer.allocate(RECORD_HEADER).order(ByteOrder.LITTLE_ENDIAN);
+        header.putInt(length).putInt((int) crc.getValue()).flip();
+        final long offset = end;
+        writeFully(channel, header, offset);
+        writeFully(channel, payload, offset + RECORD_HEADER);
+        end = offset + RECORD_HEADER + length;
+        return offset;
+    }
+
+    /** Reads and verifies the record at {@code offset} whose payload is {@code length} bytes. */
+    public ByteBuffer read(final long offset, final int length) throws IOException {
+        final ByteBuffer buf = ByteBuffer.allocate(RECORD_HEADER + length).order(ByteOrder.LITTLE_ENDIAN);
+        readFully(channel, buf, offset, path);
+        return verify(buf, 0, offset);
+    }
+
+    /** Reads the bytes {@code [offset, offset + length)} in one request (an extent holding several records). */
+    public ByteBuffer readExtent(final long offset, final int length) throws IOException {
+        final ByteBuffer buf = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
+        readFully(channel, buf, offset, path);
+        return buf;
+    }
+
+    /** Verifies the record starting at {@code at} in {@code extent} (read from file offset {@code fileOffset}). */
+    public ByteBuffer verify(final ByteBuffer extent, final int at, final long fileOffset) throws IOException {
+        if (extent.limit() - at < RECORD_HEADER) {
+            throw new CorruptFileException(path, fileOffset, "record header cut short");
+        }
+        final int length = extent.getInt(at);
+        if (length < 0 || at + RECORD_HEADER + length > extent.limit()) {
+            throw new CorruptFileException(path, fileOffset, "record length " + length + " out of range");
+        }
+        final ByteBuffer payload = extent.slice(at + RECORD_HEADER, length).order(ByteOrder.LITTLE_ENDIAN);
+        final CRC32C crc = new CRC32C();
+        crc.update(payload.duplicate());
+        if ((int) crc.getValue() != extent.getInt(at + 4)) {
+            throw new CorruptFileException(path, fileOffset, "record checksum mismatch");
+        }
+        return payload;
+    }
+
+    /** Walks every record from the first, verifying each; a torn or corrupt record is reported. */
+    public void scan(final RecordVisitor visitor) throws IOException {
+        long at = dataStart;
+        while (at < end) {
+            if (end - at < RECORD_HEADER) {
+                throw new CorruptFileException(path, at, "truncated record header");
+            }
+            final ByteBuffer h = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+            readFully(channel, h, at, path);
+            final int length = h.getInt(0);
+            if (length < 0 || at + RECORD_HEADER + length > end) {
+                throw new CorruptFileException(path, at, "truncated record (length " + length + ")");
+            }
+            visitor.record(at, read(at, length));
+            at += RECORD_HEADER + length;
+        }
+    }
+
+    /** Receives each record of a {@link #scan}. */
+    @FunctionalInterface
+    public interface RecordVisitor {
+        void record(long offset, ByteBuffer payload) throws IOException;
+    }
+
+    /** Makes every append durable. */
+    public void force() throws IOException {
+        channel.force(false);
+    }
+
+    /** Bytes in the file. */
+    public long size() {
+        return end;
+    }
+
+    /** The file. */
+    public Path path() {
+        return path;
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+
+    private static void writeFully(final FileChannel ch, final ByteBuffer buf, final long offset)
+            throws IOException {
+        long at = offset;
+        while (buf.hasRemaining()) {
+            at += ch.write(buf, at);
+        }
+    }
+
+    private static void readFully(final FileChannel ch, final ByteBuffer buf, final long offset, final Path path)
+            throws IOException {
+        long at = offset;
+        while (buf.hasRemaining()) {
+            final int n = ch.read(buf, at);
+            if (n < 0) {
+                throw new CorruptFileException(path, at, "file ends early (truncated)");
+            }
+            at += n;
+        }
+        buf.flip();
+    }
+}

@@ -1,0 +1,65 @@
+package io.nearsort.ldi.io;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.SplittableRandom;
+
+/**
+ * Eq. 8's θ = T_Read(group) / T_Read(bucket), measured on the device holding a directory: a scratch file of
+ * {@code 64·g} buckets is read bucket by bucket at random and group by group at random, and the median times are
+ * compared. The file is fresh, so part of it may be served from the page cache: the result is a measurement of
+ * this machine as the store will see it, not of the raw device.
+ */
+public final class ThetaCalibration {
+    private ThetaCalibration() {
+    }
+
+    /** Measures θ for buckets of {@code bucketBytes} and groups of {@code group} buckets; at least 1. */
+    public static double measure(final Path directory, final int bucketBytes, final int group) throws IOException {
+        if (bucketBytes < 1 || group < 2) {
+            throw new IllegalArgumentException("need bucketBytes ≥ 1 and group ≥ 2 (got: " + bucketBytes + ", "
+                    + group + ")");
+        }
+        final int buckets = 64 * group;
+        final Path scratch = Files.createTempFile(directory, "theta-", ".tmp");
+        try (FileChannel ch = FileChannel.open(scratch, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                StandardOpenOption.DELETE_ON_CLOSE)) {
+            final ByteBuffer fill = ByteBuffer.allocate(bucketBytes);
+            final SplittableRandom rnd = new SplittableRandom(42);
+            for (int i = 0; i < buckets; i++) {
+                fill.clear();
+                while (fill.hasRemaining()) {
+                    fill.put((byte) rnd.nextInt());
+                }
+                fill.flip();
+                ch.write(fill, (long) i * bucketBytes);
+            }
+            ch.force(false);
+            final long single = medianNanos(ch, rnd, bucketBytes, 1, buckets);
+            final long grouped = medianNanos(ch, rnd, bucketBytes, group, buckets);
+            return Math.max(1.0, (double) grouped / Math.max(1, single));
+        }
+    }
+
+    private static long medianNanos(final FileChannel ch, final SplittableRandom rnd, final int bucketBytes,
+                                    final int span, final int buckets) throws IOException {
+        final ByteBuffer buf = ByteBuffer.allocateDirect(bucketBytes * span);
+        final long[] times = new long[33];
+        for (int t = 0; t < times.length; t++) {
+            final long at = (long) rnd.nextInt(buckets - span + 1) * bucketBytes;
+            buf.clear();
+            final long start = System.nanoTime();
+            long pos = at;
+            while (buf.hasRemaining()) {
+                pos += ch.read(buf, pos);
+            }
+            times[t] = System.nanoTime() - start;
+        }
+        java.util.Arrays.sort(times);
+        return times[times.length / 2];
+    }
+}

@@ -1,0 +1,91 @@
+package io.nearsort.ldi.projection;
+
+import java.util.Objects;
+
+/**
+ * A typed column of a {@link Schema}.
+ *
+ * @param name  unique within the schema: letters, digits and underscores
+ * @param type  its type
+ * @param width bytes of a {@link ColumnType#FIXED_STRING}, 0 for the other types
+ */
+public record Column(String name, ColumnType type, int width) {
+    public Column {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(type, "type");
+        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw new IllegalArgumentException("column name must be letters, digits and underscores (got: '" + name
+                    + "')");
+        }
+        if (type == ColumnType.FIXED_STRING ? width < 1 || width > 65_535 : width != 0) {
+            throw new IllegalArgumentException("column " + name + ": width must be in [1, 65535] for FIXED_STRING"
+                    + " and 0 otherwise (got: " + width + ")");
+        }
+    }
+
+    public static Column longColumn(final String name) {
+        return new Column(name, ColumnType.LONG, 0);
+    }
+
+    public static Column doubleColumn(final String name) {
+        return new Column(name, ColumnType.DOUBLE, 0);
+    }
+
+    public static Column fixedString(final String name, final int width) {
+        return new Column(name, ColumnType.FIXED_STRING, width);
+    }
+
+    public static Column varString(final String name) {
+        return new Column(name, ColumnType.VAR_STRING, 0);
+    }
+
+    /** Checks that {@code value} fits this column; returns it normalised (Integer to Long, Float to Double). */
+    Object check(final Object value) {
+        if (value == null) {
+            throw new IllegalArgumentException("column " + name + " does not accept null");
+        }
+        switch (type) {
+            case LONG -> {
+                if (value instanceof Long || value instanceof Integer || value instanceof Short
+                        || value instanceof Byte) {
+                    return ((Number) value).longValue();
+                }
+            }
+            case DOUBLE -> {
+                if (value instanceof Double || value instanceof Float) {
+                    final double d = ((Number) value).doubleValue();
+                    if (Double.isNaN(d)) {
+                        throw new IllegalArgumentException("column " + name + " does not accept NaN");
+                    }
+                    return d;
+                }
+            }
+            case FIXED_STRING -> {
+                if (value instanceof String s) {
+                    final int bytes = s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+                    if (bytes > width) {
+                        throw new IllegalArgumentException("column " + name + " holds at most " + width
+                                + " UTF-8 bytes (got " + bytes + ")");
+                    }
+                    if (s.indexOf('\0') >= 0) {
+                        throw new IllegalArgumentException("column " + name + " does not accept NUL characters");
+                    }
+                    return s;
+                }
+            }
+            case VAR_STRING -> {
+                if (value instanceof String s) {
+                    return s;
+                }
+            }
+            default -> throw new AssertionError(type);
+        }
+        throw new IllegalArgumentException("column " + name + " of type " + type + " does not accept a "
+                + value.getClass().getSimpleName() + " (" + value + ")");
+    }
+
+    /** The column as written into file headers. */
+    String describe() {
+        return name + ":" + type + (type == ColumnType.FIXED_STRING ? "(" + width + ")" : "");
+    }
+}

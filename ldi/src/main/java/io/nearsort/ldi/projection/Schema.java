@@ -1,0 +1,56 @@
+package io.nearsort.ldi.projection;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The columns of a table, in row order. */
+public final class Schema {
+    private final List<Column> columns;
+    private final Map<String, Integer> index = new HashMap<>();
+
+    private Schema(final List<Column> columns) {
+        if (columns.isEmpty()) {
+            throw new IllegalArgumentException("a schema needs at least one column");
+        }
+        this.columns = List.copyOf(columns);
+        for (int i = 0; i < columns.size(); i++) {
+            if (index.put(columns.get(i).name(), i) != null) {
+                throw new IllegalArgumentException("column name " + columns.get(i).name() + " appears twice");
+            }
+        }
+    }
+
+    public static Schema of(final Column... columns) {
+        return new Schema(List.of(columns));
+    }
+
+    public static Schema of(final List<Column> columns) {
+        return new Schema(columns);
+    }
+
+    public List<Column> columns() {
+        return columns;
+    }
+
+    public int size() {
+        return columns.size();
+    }
+
+    /** The position of column {@code name}; throws naming it if there is none. */
+    public int indexOf(final String name) {
+        final Integer i = index.get(name);
+        if (i == null) {
+            throw new IllegalArgumentException("no column named " + name + " in the schema " + names());
+        }
+        return i;
+    }
+
+    public Column column(final String name) {
+        return columns.get(indexOf(name));
+    }
+
+    private List<String> names() {
+        return columns.stream().map(Column::name).toList();
+    }
+}

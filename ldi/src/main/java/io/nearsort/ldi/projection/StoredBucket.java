@@ -1,0 +1,196 @@
+package io.nearsort.ldi.projection;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A bucket of one projection in columnar form, and its on-disk encoding: a header
+ * {@code [count][low][high][intervalLow][intervalHigh][compacted]}, the row ids, then every column of the
+ * projection in order — LONG and DOUBLE as 8-byte values, FIXED_STRING as zero-padded fields of its width,
+ * VAR_STRING as {@code count + 1} offsets followed by UTF-8 bytes. The record's checksum is the
+ * {@link io.nearsort.ldi.io.RecordFile}'s.
+ */
+final class StoredBucket {
+    final int count;
+    final long low;
+    final long high;
+    final long intervalLow;
+    final long intervalHigh;
+    final boolean compacted;
+    final long[] keys;
+    final long[] rowIds;
+    /** One array per projection column: long[], double[] or String[]. */
+    final Object[] columns;
+
+    StoredBucket(final long[] keys, final long[] rowIds, final Object[] columns, final long intervalLow,
+                 final long intervalHigh, final boolean compacted) {
+        this.count = keys.length;
+        this.keys = keys;
+        this.rowIds = rowIds;
+        this.columns = columns;
+        this.intervalLow = intervalLow;
+        this.intervalHigh = intervalHigh;
+        this.compacted = compacted;
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (long k : keys) {
+            min = Math.min(min, k);
+            max = Math.max(max, k);
+        }
+        this.low = min;
+        this.high = max;
+    }
+
+    ByteBuffer encode(final List<Column> layout) {
+        int size = 4 + 8 * 4 + 1 + 8 * count;
+        final byte[][][] strings = new byte[layout.size()][][];
+        for (int c = 0; c < layout.size(); c++) {
+            final Column col = layout.get(c);
+            switch (col.type()) {
+                case LONG, DOUBLE -> size += 8 * count;
+                case FIXED_STRING -> size += col.width() * count;
+                case VAR_STRING -> {
+                    strings[c] = new byte[count][];
+                    size += 4 * (count + 1);
+                    for (int i = 0; i < count; i++) {
+                        strings[c][i] = ((String[]) columns[c])[i].getBytes(StandardCharsets.UTF_8);
+                        size += strings[c][i].length;
+                    }
+                }
+                default -> throw new AssertionError(col.type());
+            }
+        }
+        final ByteBuffer b = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt(count).putLong(low).putLong(high).putLong(intervalLow).putLong(intervalHigh)
+                .put((byte) (compacted ? 1 : 0));
+        for (long id : rowIds) {
+            b.putLong(id);
+        }
+        for (int c = 0; c < layout.size(); c++) {
+            final Column col = layout.get(c);
+            switch (col.type()) {
+                case LONG -> {
+                    for (long v : (long[]) columns[c]) {
+                        b.putLong(v);
+                    }
+                }
+                case DOUBLE -> {
+                    for (double v : (double[]) columns[c]) {
+                        b.putDouble(v);
+                    }
+                }
+                case FIXED_STRING -> {
+                    for (String s : (String[]) columns[c]) {
+                        final byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+                        b.put(bytes).put(new byte[col.width() - bytes.length]);
+                    }
+                }
+                case VAR_STRING -> {
+                    int offset = 0;
+                    b.putInt(offset);
+                    for (byte[] s : strings[c]) {
+                        offset += s.length;
+                        b.putInt(offset);
+                    }
+                    for (byte[] s : strings[c]) {
+                        b.put(s);
+                    }
+                }
+                default -> throw new AssertionError(col.type());
+            }
+        }
+        return b.flip();
+    }
+
+    /**
+     * Decodes a verified payload; {@code keyColumn} is the key's position in {@code layout}.
+     *
+     * @throws IllegalStateException if the payload does not have the layout's shape
+     */
+    static StoredBucket decode(final ByteBuffer in, final List<Column> layout, final int keyColumn) {
+        final ByteBuffer b = in.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        final int count = b.getInt();
+        if (count < 1 || count > b.remaining() / 8) {
+            throw new IllegalStateException("bucket row count " + count + " does not fit its record");
+        }
+        final long low = b.getLong();
+        final long high = b.getLong();
+        final long intervalLow = b.getLong();
+        final long intervalHigh = b.getLong();
+        final boolean compacted = b.get() == 1;
+        final long[] rowIds = new long[count];
+        for (int i = 0; i < count; i++) {
+            rowIds[i] = b.getLong();
+        }
+        final Object[] columns = new Object[layout.size()];
+        for (int c = 0; c < layout.size(); c++) {
+            final Column col = layout.get(c);
+            switch (col.type()) {
+                case LONG -> {
+                    final long[] v = new long[count];
+                    for (int i = 0; i < count; i++) {
+                        v[i] = b.getLong();
+                    }
+                    columns[c] = v;
+                }
+                case DOUBLE -> {
+                    final double[] v = new double[count];
+                    for (int i = 0; i < count; i++) {
+                        v[i] = b.getDouble();
+                    }
+                    columns[c] = v;
+                }
+                case FIXED_STRING -> {
+                    final String[] v = new String[count];
+                    final byte[] field = new byte[col.width()];
+                    for (int i = 0; i < count; i++) {
+                        b.get(field);
+                        int len = field.length;
+                        while (len > 0 && field[len - 1] == 0) {
+                            len--;
+                        }
+                        v[i] = new String(field, 0, len, StandardCharsets.UTF_8);
+                    }
+                    columns[c] = v;
+                }
+                case VAR_STRING -> {
+                    final int[] offsets = new int[count + 1];
+                    for (int i = 0; i <= count; i++) {
+                        offsets[i] = b.getInt();
+                    }
+                    final int base = b.position();
+                    final String[] v = new String[count];
+                    for (int i = 0; i < count; i++) {
+                        final byte[] s = new byte[offsets[i + 1] - offsets[i]];
+                        b.get(base + offsets[i], s);
+                        v[i] = new String(s, StandardCharsets.UTF_8);
+                    }
+                    b.position(base + offsets[count]);
+                    columns[c] = v;
+                }
+                default -> throw new AssertionError(col.type());
+            }
+        }
+        final long[] keys = keysOf(columns[keyColumn], layout.get(keyColumn).type(), count);
+        final StoredBucket bucket = new StoredBucket(keys, rowIds, columns, intervalLow, intervalHigh, compacted);
+        if (bucket.low != low || bucket.high != high || b.hasRemaining()) {
+            throw new IllegalStateException("bucket header [" + low + ", " + high + "] disagrees with its keys");
+        }
+        return bucket;
+    }
+
+    static long[] keysOf(final Object column, final ColumnType type, final int count) {
+        if (type == ColumnType.LONG) {
+            return Arrays.copyOf((long[]) column, count);
+        }
+        final double[] d = (double[]) column;
+        final long[] keys = new long[count];
+        for (int i = 0; i < count; i++) {
+            keys[i] = KeyCodec.ofDouble(d[i]);
+        }
+        return keys;
+    }
+}

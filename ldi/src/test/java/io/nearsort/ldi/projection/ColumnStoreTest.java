@@ -1,0 +1,188 @@
+package io.nearsort.ldi.projection;
+
+import io.nearsort.ldi.io.CorruptFileException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The LDI column store against a brute-force scan of the appended rows: live, after flush, after reopen. */
+class ColumnStoreTest {
+    static final Schema SCHEMA = Schema.of(Column.longColumn("id"), Column.varString("note"),
+            Column.doubleColumn("distance"), Column.fixedString("flag", 3), Column.longColumn("amount"));
+    static final List<Projection> PROJECTIONS = List.of(
+            Projection.of("by_id", "id", "id", "note"),
+            Projection.of("by_distance", "distance", "distance", "flag", "amount"));
+    static final ColumnStoreOptions OPTIONS = ColumnStoreOptions.defaults().withBuckets(32, 512)
+            .withTraining(1000, 16, 2048).withReaders(3, 2.0, 8);
+
+    @TempDir
+    Path dir;
+
+    private final List<Object[]> rows = new ArrayList<>();
+
+    private void appendRows(final ColumnStore store, final int n, final SplittableRandom rnd) {
+        for (int i = 0; i < n; i++) {
+            final long id = rows.size() + (rnd.nextInt(10) == 0 ? rnd.nextInt(200) - 100 : 0);
+            final Object[] row = {id, "n" + rnd.nextInt(1000) + "é".repeat(rnd.nextInt(3)),
+                rnd.nextInt(20) == 0 ? -rnd.nextDouble() * 5 : rnd.nextDouble() * rnd.nextDouble() * 100,
+                rnd.nextBoolean() ? "Y" : "N", (long) rnd.nextInt(10_000)};
+            assertEquals(rows.size(), store.append(row));
+            rows.add(row);
+        }
+    }
+
+    private void checkQueries(final ColumnStore store, final SplittableRandom rnd, final int queries)
+            throws IOException {
+        for (int q = 0; q < queries; q++) {
+            final long lo = rnd.nextInt(rows.size() + 100) - 50;
+            final long hi = lo + rnd.nextInt(q % 5 == 0 ? 3000 : 60);
+            final QueryResult r = store.query("by_id", lo, hi, "note", "id");
+            final List<String> expected = new ArrayList<>();
+            for (int i = 0; i < rows.size(); i++) {
+                final long id = (Long) rows.get(i)[0];
+                if (id >= lo && id <= hi) {
+                    expected.add(id + "/" + i + "/" + rows.get(i)[1]);
+                }
+            }
+            expected.sort(ColumnStoreTest::byKeyThenRow);
+            final List<String> got = new ArrayList<>();
+            for (int i = 0; i < r.size(); i++) {
+                got.add(r.getLong(i, "id") + "/" + r.rowId(i) + "/" + r.getString(i, "note"));
+            }
+            assertEquals(expected, got, "by_id [" + lo + ", " + hi + "]");
+
+            final double dlo = rnd.nextDouble() * 100 - 5;
+            final double dhi = dlo + rnd.nextDouble() * (q % 7 == 0 ? 50 : 2);
+            final QueryResult d = store.query("by_distance", dlo, dhi, "amount", "flag", "distance");
+            long count = 0;
+            double sum = 0;
+            for (Object[] row : rows) {
+                final double v = (Double) row[2];
+                if (v >= dlo && v <= dhi) {
+                    count++;
+                    sum += (Long) row[4];
+                }
+            }
+            assertEquals(count, d.size());
+            double last = Double.NEGATIVE_INFINITY;
+            for (int i = 0; i < d.size(); i++) {
+                final double v = d.getDouble(i, "distance");
+                assertTrue(v >= dlo && v <= dhi && v >= last);
+                last = v;
+                final Object[] row = rows.get((int) d.rowId(i));
+                assertEquals(row[3], d.getString(i, "flag"));
+                assertEquals(row[4], d.getLong(i, "amount"));
+            }
+            final Aggregate a = store.aggregate("by_distance", dlo, dhi, "amount");
+            assertEquals(count, a.count());
+            assertEquals(sum, a.sum(), 1e-6);
+        }
+    }
+
+    private static int byKeyThenRow(final String a, final String b) {
+        final String[] x = a.split("/");
+        final String[] y = b.split("/");
+        final int c = Long.compare(Long.parseLong(x[0]), Long.parseLong(y[0]));
+        return c != 0 ? c : Long.compare(Long.parseLong(x[1]), Long.parseLong(y[1]));
+    }
+
+    @Test
+    void queriesMatchBruteForceLiveAfterFlushAndAfterReopen() throws IOException {
+        final SplittableRandom rnd = new SplittableRandom(5);
+        try (ColumnStore store = ColumnStore.open(dir, SCHEMA, PROJECTIONS, OPTIONS)) {
+            appendRows(store, 600, rnd);
+            checkQueries(store, rnd, 30);       // still in the training prefix: served from memory
+            appendRows(store, 15_000, rnd);
+            checkQueries(store, rnd, 60);       // buckets on disk, in flight and in the buffer
+            store.flush();
+            checkQueries(store, rnd, 30);
+            assertTrue(store.buckets("by_id") >= 15_600 / 32);
+            assertTrue(store.ioStats().bucketRequests() > 0);
+            assertTrue(store.ioStats().writePhases() > 0);
+        }
+        try (ColumnStore store = ColumnStore.open(dir, SCHEMA, PROJECTIONS, OPTIONS)) {
+            assertEquals(rows.size(), store.rows());
+            checkQueries(store, rnd, 60);
+            appendRows(store, 3000, rnd);       // row ids continue after reopening
+            checkQueries(store, rnd, 30);
+        }
+        try (ColumnStore store = ColumnStore.open(dir, SCHEMA, PROJECTIONS, OPTIONS)) {
+            assertEquals(rows.size(), store.rows());
+            checkQueries(store, rnd, 30);
+        }
+    }
+
+    @Test
+    void corruptionIsReportedNotReturned() throws IOException {
+        final SplittableRandom rnd = new SplittableRandom(9);
+        try (ColumnStore store = ColumnStore.open(dir, SCHEMA, PROJECTIONS, OPTIONS)) {
+            appendRows(store, 4000, rnd);
+        }
+        final Path data = dir.resolve("by_id.ldi");
+        final long size = Files.size(data);
+        try (RandomAccessFile f = new RandomAccessFile(data.toFile(), "rw")) {
+            final long at = size / 2;
+            f.seek(at);
+            final int b = f.read();
+            f.seek(at);
+            f.write(b ^ 0x10);
+        }
+        try (ColumnStore store = ColumnStore.open(dir, SCHEMA, PROJECTIONS, OPTIONS)) {
+            final CorruptFileException e = assertThrows(CorruptFileException.class,
+                    () -> store.query("by_id", Long.MIN_VALUE, Long.MAX_VALUE, "id"));
+            assertTrue(e.getMessage().contains("by_id.ldi"), e.getMessage());
+            // The other projection's file is intact.
+            assertEquals(4000, store.query("by_distance", -10.0, 1000.0, "amount").size());
+        }
+        try (RandomAccessFile f = new RandomAccessFile(data.toFile(), "rw")) {
+            f.setLength(size - 100);
+        }
+        final CorruptFileException e = assertThrows(CorruptFileException.class,
+                () -> ColumnStore.open(dir, SCHEMA, PROJECTIONS, OPTIONS));
+        assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+    }
+
+    @Test
+    void badInputIsRejectedWithClearMessages() throws IOException {
+        assertThrows(IllegalArgumentException.class, () -> ColumnStore.open(dir, SCHEMA,
+                List.of(Projection.of("a", "id", "id", "note"), Projection.of("b", "amount", "amount", "note"))));
+        assertThrows(IllegalArgumentException.class, () -> ColumnStore.open(dir, SCHEMA,
+                List.of(Projection.of("a", "note", "note"))));
+        assertThrows(IllegalArgumentException.class, () -> Projection.of("a", "id", "note"));
+        try (ColumnStore store = ColumnStore.open(dir, SCHEMA, PROJECTIONS, OPTIONS)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> store.append(1L, "x", 1.0, "TOOLONG", 5L));
+            assertTrue(e.getMessage().contains("flag"), e.getMessage());
+            e = assertThrows(IllegalArgumentException.class, () -> store.append(1L, "x", "1.0", "Y", 5L));
+            assertTrue(e.getMessage().contains("distance"), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> store.append(1L, "x", Double.NaN, "Y", 5L));
+            assertThrows(IllegalArgumentException.class, () -> store.append(1L, null, 1.0, "Y", 5L));
+            assertThrows(IllegalArgumentException.class, () -> store.append(1L));
+            assertThrows(IllegalArgumentException.class, () -> store.query("by_id", 0.0, 1.0, "id"));
+            assertThrows(IllegalArgumentException.class, () -> store.query("by_id", 0L, 1L, "amount"));
+            assertThrows(IllegalArgumentException.class, () -> store.query("nope", 0L, 1L, "id"));
+            assertThrows(IllegalArgumentException.class, () -> store.aggregate("by_id", 0L, 1L, "note"));
+            assertEquals(0, store.rows());
+            store.append(7L, "x", 1.0, "Y", 5L);
+        }
+        final Schema other = Schema.of(Column.longColumn("id"), Column.longColumn("note"),
+                Column.doubleColumn("distance"), Column.fixedString("flag", 3), Column.longColumn("amount"));
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ColumnStore.open(dir, other, PROJECTIONS, OPTIONS));
+        assertTrue(e.getMessage().contains("by_id.ldi"), e.getMessage());
+        final ColumnStore closed = ColumnStore.open(dir, SCHEMA, PROJECTIONS, OPTIONS);
+        closed.close();
+        assertThrows(IllegalStateException.class, () -> closed.append(1L, "x", 1.0, "Y", 5L));
+    }
+}
