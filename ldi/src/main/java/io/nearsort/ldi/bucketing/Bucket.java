@@ -32,17 +32,11 @@ public final class Bucket {
             throw new IllegalArgumentException("a bucket needs at least one key and one row reference per key ("
                     + keys.length + " keys, " + rowRefs.length + " row references)");
         }
-        long min = Long.MAX_VALUE;
-        long max = Long.MIN_VALUE;
-        for (long k : keys) {
-            min = Math.min(min, k);
-            max = Math.max(max, k);
-        }
         this.sequence = sequence;
         this.keys = keys;
         this.rowRefs = rowRefs;
-        this.low = min;
-        this.high = max;
+        this.low = KeySpan.min(keys);
+        this.high = KeySpan.max(keys);
         this.intervalLow = intervalLow;
         this.intervalHigh = intervalHigh;
         this.compacted = compacted;

@@ -4,6 +4,7 @@ import io.nearsort.core.sortedness.StableMergeSort;
 import io.nearsort.ldi.bucketing.Bucket;
 import io.nearsort.ldi.bucketing.Bucketizer;
 import io.nearsort.ldi.bucketing.BucketizerStats;
+import io.nearsort.ldi.bucketing.KeySpan;
 import io.nearsort.ldi.ibtree.IntervalBTree;
 import io.nearsort.ldi.io.BucketLocation;
 import io.nearsort.ldi.io.CorruptFileException;
@@ -166,7 +167,7 @@ final class ProjectionStore implements AutoCloseable {
             synchronized (this) {
                 index.insert(stored.low, stored.high, locations.size());
                 locations.add(new BucketLocation(offset, payload.limit()));
-                ranges.add(new long[] {stored.low, stored.high, stored.count, maxOf(stored.rowIds)});
+                ranges.add(new long[] {stored.low, stored.high, stored.count, KeySpan.max(stored.rowIds)});
                 unwritten.remove(stored);
             }
             return null;
@@ -286,14 +287,6 @@ final class ProjectionStore implements AutoCloseable {
         long max = -1;
         for (long[] r : ranges) {
             max = Math.max(max, r[3]);
-        }
-        return max;
-    }
-
-    private static long maxOf(final long[] values) {
-        long max = Long.MIN_VALUE;
-        for (long v : values) {
-            max = Math.max(max, v);
         }
         return max;
     }

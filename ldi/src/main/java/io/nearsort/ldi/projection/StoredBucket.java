@@ -1,5 +1,7 @@
 package io.nearsort.ldi.projection;
 
+import io.nearsort.ldi.bucketing.KeySpan;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -34,14 +36,8 @@ final class StoredBucket {
         this.intervalLow = intervalLow;
         this.intervalHigh = intervalHigh;
         this.compacted = compacted;
-        long min = Long.MAX_VALUE;
-        long max = Long.MIN_VALUE;
-        for (long k : keys) {
-            min = Math.min(min, k);
-            max = Math.max(max, k);
-        }
-        this.low = min;
-        this.high = max;
+        this.low = KeySpan.min(keys);
+        this.high = KeySpan.max(keys);
     }
 
     ByteBuffer encode(final List<Column> layout) {
