@@ -10,6 +10,7 @@ import io.nearsort.ldi.io.BucketLocation;
 import io.nearsort.ldi.io.CorruptFileException;
 import io.nearsort.ldi.io.IoHandler;
 import io.nearsort.ldi.io.RecordFile;
+import org.agrona.collections.IntArrayList;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.collections.LongArrayList;
 
@@ -135,29 +136,15 @@ final class ProjectionStore implements AutoCloseable {
 
     /** The bucketizer's listener: the bucket's rows leave the buffer and go to the writer thread. */
     private void bucketWritten(final Bucket bucket) {
-        final int n = bucket.size();
         final long[] rowIds = bucket.rowRefs();
-        final Object[] columns = new Object[layout.size()];
-        for (int c = 0; c < layout.size(); c++) {
-            columns[c] = switch (layout.get(c).type()) {
-                case LONG -> new long[n];
-                case DOUBLE -> new double[n];
-                default -> new String[n];
-            };
-        }
+        final List<Object[]> rows = new ArrayList<>(rowIds.length);
         final StoredBucket stored;
         synchronized (this) {
-            for (int i = 0; i < n; i++) {
-                final Object[] values = pending.remove(rowIds[i]);
-                for (int c = 0; c < columns.length; c++) {
-                    switch (layout.get(c).type()) {
-                        case LONG -> ((long[]) columns[c])[i] = (Long) values[c];
-                        case DOUBLE -> ((double[]) columns[c])[i] = (Double) values[c];
-                        default -> ((String[]) columns[c])[i] = (String) values[c];
-                    }
-                }
+            for (long id : rowIds) {
+                rows.add(pending.remove(id));
             }
-            stored = new StoredBucket(bucket.keys(), rowIds, columns, bucket.intervalLow(), bucket.intervalHigh(),
+            stored = new StoredBucket(bucket.keys(), rowIds, StoredBucket.columnsOf(layout, rows), bucket.intervalLow(),
+                    bucket.intervalHigh(),
                     bucket.compacted());
             unwritten.add(stored);
         }
@@ -241,13 +228,15 @@ final class ProjectionStore implements AutoCloseable {
         final List<StoredBucket> inMemory;
         final List<Object[]> bufferedRows = new ArrayList<>();
         final LongArrayList bufferedIds = new LongArrayList();
+        final LongArrayList bufferedKeys = new LongArrayList();
         synchronized (this) {
             index.search(lo, hi, (low, high, bucket) -> toRead.add(locations.get((int) bucket)));
             inMemory = new ArrayList<>(unwritten);
-            pending.forEach((id, values) -> {
+            pending.forEachLong((id, values) -> {
                 final long key = KeyCodec.encode(keyType, values[keyColumn]);
                 if (key >= lo && key <= hi) {
                     bufferedIds.addLong(id);
+                    bufferedKeys.addLong(key);
                     bufferedRows.add(values);
                 }
             });
@@ -268,8 +257,9 @@ final class ProjectionStore implements AutoCloseable {
                 out.addBucket(b, lo, hi);
             }
         }
-        for (int i = 0; i < bufferedRows.size(); i++) {
-            out.addRow(bufferedIds.getLong(i), bufferedRows.get(i));
+        if (!bufferedRows.isEmpty()) {
+            out.addBucket(new StoredBucket(bufferedKeys.toLongArray(), bufferedIds.toLongArray(),
+                    StoredBucket.columnsOf(layout, bufferedRows), lo, hi, false), lo, hi);
         }
         return out.build(toRead.size());
     }
@@ -310,13 +300,15 @@ final class ProjectionStore implements AutoCloseable {
         }
     }
 
-    /** Collects matching rows column by column, then orders them by key and row id. */
-    private final class ResultBuilder {
+    /** Collects where the matching rows are, then copies them column by column in key and row-id order. */
+    private static final class ResultBuilder {
         private final List<Column> columns;
         private final int[] wanted;
+        private final List<StoredBucket> sources = new ArrayList<>();
+        private final IntArrayList sourceOf = new IntArrayList();
+        private final IntArrayList rowOf = new IntArrayList();
         private final LongArrayList keys = new LongArrayList();
         private final LongArrayList ids = new LongArrayList();
-        private final List<Object[]> rows = new ArrayList<>();
         private long scanned;
 
         ResultBuilder(final List<Column> columns, final int[] wanted) {
@@ -326,35 +318,21 @@ final class ProjectionStore implements AutoCloseable {
 
         void addBucket(final StoredBucket b, final long lo, final long hi) {
             scanned += b.count;
+            final int source = sources.size();
+            sources.add(b);
             for (int i = 0; i < b.count; i++) {
                 if (b.keys[i] >= lo && b.keys[i] <= hi) {
-                    final Object[] row = new Object[wanted.length];
-                    for (int c = 0; c < wanted.length; c++) {
-                        final Object col = b.columns[wanted[c]];
-                        row[c] = col instanceof long[] l ? (Object) l[i]
-                                : col instanceof double[] d ? (Object) d[i] : ((String[]) col)[i];
-                    }
+                    sourceOf.addInt(source);
+                    rowOf.addInt(i);
                     keys.addLong(b.keys[i]);
                     ids.addLong(b.rowIds[i]);
-                    rows.add(row);
                 }
             }
         }
 
-        void addRow(final long id, final Object[] values) {
-            scanned++;
-            final Object[] row = new Object[wanted.length];
-            for (int c = 0; c < wanted.length; c++) {
-                row[c] = values[wanted[c]];
-            }
-            keys.addLong(KeyCodec.encode(keyType, values[keyColumn]));
-            ids.addLong(id);
-            rows.add(row);
-        }
-
         QueryResult build(final long bucketsRead) {
-            final int n = rows.size();
-            // Order by key, then row id: sort row positions by id, then stably by key.
+            final int n = keys.size();
+            // Order by key, then row id: sort match positions by id, then stably by key.
             final long[] byId = ids.toLongArray();
             final long[] pos = new long[n];
             for (int i = 0; i < n; i++) {
@@ -368,25 +346,16 @@ final class ProjectionStore implements AutoCloseable {
             StableMergeSort.sortStable(sortKeys, pos, 0, n);
             final long[] outIds = new long[n];
             final Object[] values = new Object[columns.size()];
-            for (int c = 0; c < columns.size(); c++) {
-                values[c] = switch (columns.get(c).type()) {
-                    case LONG -> new long[n];
-                    case DOUBLE -> new double[n];
-                    default -> new String[n];
-                };
+            for (int c = 0; c < values.length; c++) {
+                values[c] = StoredBucket.newColumn(columns.get(c).type(), n);
             }
             for (int i = 0; i < n; i++) {
-                final int from = (int) pos[i];
-                outIds[i] = ids.getLong(from);
-                final Object[] row = rows.get(from);
+                final int match = (int) pos[i];
+                outIds[i] = ids.getLong(match);
+                final StoredBucket source = sources.get(sourceOf.getInt(match));
+                final int row = rowOf.getInt(match);
                 for (int c = 0; c < values.length; c++) {
-                    if (values[c] instanceof long[] l) {
-                        l[i] = (Long) row[c];
-                    } else if (values[c] instanceof double[] d) {
-                        d[i] = (Double) row[c];
-                    } else {
-                        ((String[]) values[c])[i] = (String) row[c];
-                    }
+                    StoredBucket.copyValue(source.columns[wanted[c]], row, values[c], i);
                 }
             }
             return new QueryResult(columns, outIds, values, bucketsRead, scanned);

@@ -40,6 +40,46 @@ final class StoredBucket {
         this.high = KeySpan.max(keys);
     }
 
+    /** An empty column of {@code n} values of {@code type}: long[], double[] or String[]. */
+    static Object newColumn(final ColumnType type, final int n) {
+        return switch (type) {
+            case LONG -> new long[n];
+            case DOUBLE -> new double[n];
+            default -> new String[n];
+        };
+    }
+
+    /** Turns rows of projected values (boxed, in {@code layout} order) into columns. */
+    static Object[] columnsOf(final List<Column> layout, final List<Object[]> rows) {
+        final int n = rows.size();
+        final Object[] columns = new Object[layout.size()];
+        for (int c = 0; c < columns.length; c++) {
+            columns[c] = newColumn(layout.get(c).type(), n);
+        }
+        for (int i = 0; i < n; i++) {
+            final Object[] values = rows.get(i);
+            for (int c = 0; c < columns.length; c++) {
+                switch (layout.get(c).type()) {
+                    case LONG -> ((long[]) columns[c])[i] = (Long) values[c];
+                    case DOUBLE -> ((double[]) columns[c])[i] = (Double) values[c];
+                    default -> ((String[]) columns[c])[i] = (String) values[c];
+                }
+            }
+        }
+        return columns;
+    }
+
+    /** Copies value {@code from} of {@code source} to position {@code to} of {@code target} (same type). */
+    static void copyValue(final Object source, final int from, final Object target, final int to) {
+        if (source instanceof long[] l) {
+            ((long[]) target)[to] = l[from];
+        } else if (source instanceof double[] d) {
+            ((double[]) target)[to] = d[from];
+        } else {
+            ((String[]) target)[to] = ((String[]) source)[from];
+        }
+    }
+
     ByteBuffer encode(final List<Column> layout) {
         int size = 4 + 8 * 4 + 1 + 8 * count;
         final byte[][][] strings = new byte[layout.size()][][];
