@@ -26,7 +26,7 @@ public final class RecordFile implements AutoCloseable {
     private final Path path;
     private final FileChannel channel;
     private final long dataStart;
-    private long end;
+    private volatile long end;
 
     private RecordFile(final Path path, final FileChannel channel, final long dataStart, final long end) {
         this.path = path;
@@ -175,7 +175,8 @@ public final class RecordFile implements AutoCloseable {
         channel.close();
     }
 
-    private static void writeFully(final FileChannel ch, final ByteBuffer buf, final long offset)
+    /** Writes all of {@code buf} at {@code offset}. */
+    public static void writeFully(final FileChannel ch, final ByteBuffer buf, final long offset)
             throws IOException {
         long at = offset;
         while (buf.hasRemaining()) {
@@ -183,7 +184,8 @@ public final class RecordFile implements AutoCloseable {
         }
     }
 
-    private static void readFully(final FileChannel ch, final ByteBuffer buf, final long offset, final Path path)
+    /** Fills {@code buf} from {@code offset} and flips it; a file ending early is reported as truncated. */
+    public static void readFully(final FileChannel ch, final ByteBuffer buf, final long offset, final Path path)
             throws IOException {
         long at = offset;
         while (buf.hasRemaining()) {

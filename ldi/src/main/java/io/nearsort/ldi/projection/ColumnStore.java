@@ -7,11 +7,9 @@ import io.nearsort.ldi.io.IoStats;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A column store whose projections are clustered by LDI (§2.1, §4): rows are appended whole; every projection
@@ -23,41 +21,29 @@ import java.util.Set;
  * Files carry a magic, version, the projection's schema and per-record CRC32C checksums: corruption is reported as
  * a {@link io.nearsort.ldi.io.CorruptFileException}, never returned as data.
  *
- * <p>Threads: one thread appends and flushes; any number of threads query concurrently with it (the I/O handler
+ * <p>Maintenance (§3.3) sort-merges the non-compacted buckets into compacted ones: in the background on each
+ * projection's writer thread once {@link ColumnStoreOptions#maintenanceTrigger} of them were written, or on demand
+ * with {@link #maintain}. Retired buckets leave dead bytes in the bucket file ({@link #stats}).
+ *
+ * <p>Threads: one thread appends, flushes and maintains; any number of threads query concurrently with it (the I/O handler
  * keeps their reads out of the write phases and de-duplicates their bucket reads). A query sees every row whose
  * {@code append} returned before the query started.
  */
-public final class ColumnStore implements AutoCloseable {
-    private final Schema schema;
+public final class ColumnStore implements ColumnarStore {
+    private final TableLayout table;
     private final Map<String, ProjectionStore> projections = new LinkedHashMap<>();
     private final IoHandler io;
     private long nextRowId;
     private boolean closed;
 
-    private ColumnStore(final Path directory, final Schema schema, final List<Projection> projections,
-                        final ColumnStoreOptions options) throws IOException {
-        this.schema = schema;
-        if (projections.isEmpty()) {
-            throw new IllegalArgumentException("a column store needs at least one projection");
-        }
-        final Set<String> used = new HashSet<>();
-        for (Projection p : projections) {
-            for (String column : p.columns()) {
-                schema.indexOf(column);
-                if (!used.add(column)) {
-                    throw new IllegalArgumentException("column " + column + " is in more than one projection;"
-                            + " projections partition the columns (§2.1)");
-                }
-            }
-        }
+    private ColumnStore(final Path directory, final TableLayout table, final ColumnStoreOptions options)
+            throws IOException {
+        this.table = table;
         Files.createDirectories(directory);
         this.io = new IoHandler(options.readerThreads(), options.theta(), options.thetaGroup());
         try {
-            for (Projection p : projections) {
-                if (this.projections.containsKey(p.name())) {
-                    throw new IllegalArgumentException("projection name " + p.name() + " appears twice");
-                }
-                this.projections.put(p.name(), new ProjectionStore(directory, schema, p, options, io));
+            for (ProjectionLayout p : table.projections()) {
+                this.projections.put(p.name(), new ProjectionStore(directory, p, options, io));
             }
         } catch (IOException | RuntimeException e) {
             for (ProjectionStore s : this.projections.values()) {
@@ -86,20 +72,18 @@ public final class ColumnStore implements AutoCloseable {
     /** Opens (or creates) the store in {@code directory}; existing files must match the schema and projections. */
     public static ColumnStore open(final Path directory, final Schema schema, final List<Projection> projections,
                                    final ColumnStoreOptions options) throws IOException {
-        return new ColumnStore(directory, schema, projections, options);
+        return new ColumnStore(directory, new TableLayout(schema, projections), options);
     }
 
-    /** Appends a row (values in schema order) to every projection; returns its row id. */
+    @Override
+    public TableLayout layout() {
+        return table;
+    }
+
+    @Override
     public long append(final Object... row) {
         ensureOpen();
-        if (row.length != schema.size()) {
-            throw new IllegalArgumentException("a row needs " + schema.size() + " values, one per column (got: "
-                    + row.length + ")");
-        }
-        final Object[] checked = new Object[row.length];
-        for (int i = 0; i < row.length; i++) {
-            checked[i] = schema.columns().get(i).check(row[i]);
-        }
+        final Object[] checked = table.check(row);
         final long id = nextRowId++;
         for (ProjectionStore p : projections.values()) {
             p.append(id, checked);
@@ -107,7 +91,8 @@ public final class ColumnStore implements AutoCloseable {
         return id;
     }
 
-    /** Writes every buffered row out and makes all files durable. */
+    /** Writes every buffered row out and makes all files (buckets, directories, IB-trees) durable. */
+    @Override
     public void flush() throws IOException {
         ensureOpen();
         for (ProjectionStore p : projections.values()) {
@@ -115,56 +100,48 @@ public final class ColumnStore implements AutoCloseable {
         }
     }
 
-    /** Rows of {@code projection} with LONG keys in {@code [lo, hi]}, with the requested columns. */
+    @Override
     public QueryResult query(final String projection, final long lo, final long hi, final String... columns)
             throws IOException {
         ensureOpen();
         final ProjectionStore p = projection(projection);
-        requireKeyType(p, ColumnType.LONG);
+        p.layout().requireKeyType(ColumnType.LONG);
         return p.query(lo, hi, columns);
     }
 
-    /** Rows of {@code projection} with DOUBLE keys in {@code [lo, hi]}, with the requested columns. */
+    @Override
     public QueryResult query(final String projection, final double lo, final double hi, final String... columns)
             throws IOException {
         ensureOpen();
         final ProjectionStore p = projection(projection);
-        requireKeyType(p, ColumnType.DOUBLE);
+        p.layout().requireKeyType(ColumnType.DOUBLE);
         return p.query(KeyCodec.ofDouble(lo), KeyCodec.ofDouble(hi), columns);
     }
 
-    /** count/sum/min/max of the numeric {@code column} over the rows of a LONG-keyed range. */
-    public Aggregate aggregate(final String projection, final long lo, final long hi, final String column)
-            throws IOException {
-        return aggregate(query(projection, lo, hi, column), column);
+    /**
+     * LDI maintenance (§3.3) on demand: sort-merges the projection's non-compacted buckets on disk into compacted
+     * buckets of n rows, and reports ARB (Eq. 7) over the whole projection before and after. Rows still buffered
+     * are not touched; {@link #flush()} first to include them.
+     */
+    public MaintenanceReport maintain(final String projection) throws IOException {
+        ensureOpen();
+        return projection(projection).maintain();
     }
 
-    /** count/sum/min/max of the numeric {@code column} over the rows of a DOUBLE-keyed range. */
-    public Aggregate aggregate(final String projection, final double lo, final double hi, final String column)
-            throws IOException {
-        return aggregate(query(projection, lo, hi, column), column);
-    }
-
-    private Aggregate aggregate(final QueryResult r, final String column) {
-        final ColumnType type = schema.column(column).type();
-        if (type != ColumnType.LONG && type != ColumnType.DOUBLE) {
-            throw new IllegalArgumentException("column " + column + " is " + type + ": aggregates need a number");
-        }
-        double sum = 0;
-        double min = Double.NaN;
-        double max = Double.NaN;
-        for (int i = 0; i < r.size(); i++) {
-            final double v = type == ColumnType.LONG ? r.getLong(i, column) : r.getDouble(i, column);
-            sum += v;
-            min = i == 0 ? v : Math.min(min, v);
-            max = i == 0 ? v : Math.max(max, v);
-        }
-        return new Aggregate(r.size(), sum, min, max);
+    /** ARB (Eq. 7) over the projection's buckets on disk; reads every bucket. */
+    public double arb(final String projection) throws IOException {
+        ensureOpen();
+        return projection(projection).arb();
     }
 
     /** Buckets of {@code projection} (written or being written). */
     public int buckets(final String projection) {
         return projection(projection).buckets();
+    }
+
+    /** The storage state of {@code projection}: buckets, non-compacted ones, dead bytes, IB-tree and maintenance. */
+    public ProjectionStats stats(final String projection) {
+        return projection(projection).stats();
     }
 
     /** The LDI counters of {@code projection}'s bucketizer since open. */
@@ -178,25 +155,14 @@ public final class ColumnStore implements AutoCloseable {
     }
 
     /** Rows appended, including those stored before this open. */
+    @Override
     public long rows() {
         return nextRowId;
     }
 
     private ProjectionStore projection(final String name) {
-        final ProjectionStore p = projections.get(name);
-        if (p == null) {
-            throw new IllegalArgumentException("no projection named " + name + " (have: " + projections.keySet()
-                    + ")");
-        }
-        return p;
-    }
-
-    private static void requireKeyType(final ProjectionStore p, final ColumnType type) {
-        final ColumnType key = p.keyType();
-        if (key != type) {
-            throw new IllegalArgumentException("projection " + p.projection().name() + " has a " + key
-                    + " key: query it with " + (key == ColumnType.LONG ? "long" : "double") + " bounds");
-        }
+        table.projection(name);
+        return projections.get(name);
     }
 
     private void ensureOpen() {

@@ -1,22 +1,19 @@
 package io.nearsort.ldi.projection;
 
-import io.nearsort.core.sortedness.StableMergeSort;
+import io.nearsort.ldi.bucketing.Arb;
 import io.nearsort.ldi.bucketing.Bucket;
 import io.nearsort.ldi.bucketing.Bucketizer;
 import io.nearsort.ldi.bucketing.BucketizerStats;
 import io.nearsort.ldi.bucketing.KeySpan;
-import io.nearsort.ldi.ibtree.IntervalBTree;
 import io.nearsort.ldi.io.BucketLocation;
 import io.nearsort.ldi.io.CorruptFileException;
 import io.nearsort.ldi.io.IoHandler;
 import io.nearsort.ldi.io.RecordFile;
-import org.agrona.collections.IntArrayList;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.collections.LongArrayList;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,65 +25,43 @@ import java.util.concurrent.Future;
 
 /**
  * One projection of a {@link ColumnStore}: its LDI (a {@link Bucketizer}), the rows waiting in the main buffer,
- * its bucket file ({@code <name>.ldi}), its bucket directory ({@code <name>.dir}, written at flush) and the
- * IB-tree over the buckets' key ranges (§4.1), rebuilt from the directory on open. Buckets are written by the
- * projection's own writer thread, so projections write in parallel during ingest (§4.2).
+ * its bucket file ({@code <name>.ldi}) and its {@link BucketDirectory} (directory file and on-disk IB-tree, §4.1).
+ * Buckets are written by the projection's own writer thread, so projections write in parallel during ingest
+ * (§4.2); maintenance (§3.3) runs on that thread too, after the writes queued before it.
  */
 final class ProjectionStore implements AutoCloseable {
-    private static final int DIRECTORY_ENTRY = 8 + 4 + 8 + 8 + 4 + 8;
+    /** Buckets decoded at a time when measuring ARB over the whole projection. */
+    private static final int ARB_BATCH = 256;
 
-    private final Projection projection;
-    private final List<Column> layout;
-    private final int[] schemaPositions;
-    private final int keyColumn;
-    private final ColumnType keyType;
+    private final ProjectionLayout layout;
     private final RecordFile data;
-    private final RecordFile directory;
+    private final BucketDirectory directory;
     private final IoHandler io;
     private final Bucketizer bucketizer;
     private final ExecutorService writer;
+    private final int bucketRows;
+    private final int maintenanceTrigger;
     private final Long2ObjectHashMap<Object[]> pending = new Long2ObjectHashMap<>();
-    private final IntervalBTree index;
-    private final List<BucketLocation> locations = new ArrayList<>();
-    /** Per bucket, parallel to {@code locations}: low key, high key, rows, largest row id. */
-    private final List<long[]> ranges = new ArrayList<>();
     private final List<StoredBucket> unwritten = new ArrayList<>();
     private final List<Future<?>> writes = new ArrayList<>();
-    private int inDirectory;
+    private int nonCompactedSinceMaintenance;
+    private int maintenanceRuns;
+    private long bucketsMerged;
 
-    ProjectionStore(final Path dir, final Schema schema, final Projection projection, final ColumnStoreOptions o,
-                    final IoHandler io) throws IOException {
-        this.projection = projection;
+    ProjectionStore(final Path dir, final ProjectionLayout layout, final ColumnStoreOptions o, final IoHandler io)
+            throws IOException {
+        this.layout = layout;
         this.io = io;
-        this.layout = new ArrayList<>();
-        this.schemaPositions = new int[projection.columns().size()];
-        for (int i = 0; i < schemaPositions.length; i++) {
-            schemaPositions[i] = schema.indexOf(projection.columns().get(i));
-            layout.add(schema.columns().get(schemaPositions[i]));
-        }
-        this.keyColumn = projection.columns().indexOf(projection.key());
-        this.keyType = layout.get(keyColumn).type();
-        if (keyType != ColumnType.LONG && keyType != ColumnType.DOUBLE) {
-            throw new IllegalArgumentException("projection " + projection.name() + ": key column " + projection.key()
-                    + " must be LONG or DOUBLE, not " + keyType);
-        }
-        final StringBuilder identity = new StringBuilder("projection ").append(projection.name()).append(" key ")
-                .append(projection.key()).append(" columns");
-        layout.forEach(c -> identity.append(' ').append(c.describe()));
-        this.index = new IntervalBTree(o.indexFanout());
-        final RecordFile d = RecordFile.open(dir.resolve(projection.name() + ".ldi"), identity.toString());
+        this.bucketRows = o.bucketCapacity();
+        this.maintenanceTrigger = o.maintenanceTrigger();
+        final String name = layout.name();
+        this.data = RecordFile.open(dir.resolve(name + ".ldi"), layout.identity("ldi"));
         try {
-            this.directory = RecordFile.open(dir.resolve(projection.name() + ".dir"), identity + " directory");
-        } catch (IOException | RuntimeException e) {
-            d.close();
-            throw e;
-        }
-        this.data = d;
-        try {
-            loadDirectory();
+            this.directory = new BucketDirectory(dir.resolve(name + ".dir"), dir.resolve(name + ".ibt"),
+                    layout.identity("ldi directory v2"), data.path(), data.size(), o.indexNodeUnits(),
+                    o.indexFanout(), o.indexCachePages());
         } catch (IOException | RuntimeException e) {
             data.close();
-            directory.close();
             throw e;
         }
         this.bucketizer = Bucketizer.builder()
@@ -96,42 +71,19 @@ final class ProjectionStore implements AutoCloseable {
                 .onBucket(this::bucketWritten)
                 .build();
         this.writer = Executors.newSingleThreadExecutor(r -> {
-            final Thread t = new Thread(r, "ldi-writer-" + projection.name());
+            final Thread t = new Thread(r, "ldi-writer-" + name);
             t.setDaemon(true);
             return t;
         });
     }
 
-    private void loadDirectory() throws IOException {
-        directory.scan((offset, entry) -> {
-            if (entry.remaining() != DIRECTORY_ENTRY) {
-                throw new CorruptFileException(directory.path(), offset, "directory entry of " + entry.remaining()
-                        + " bytes, expected " + DIRECTORY_ENTRY);
-            }
-            final BucketLocation loc = new BucketLocation(entry.getLong(0), entry.getInt(8));
-            final long low = entry.getLong(12);
-            final long high = entry.getLong(20);
-            if (loc.offset() < 0 || loc.end() > data.size() || high < low) {
-                throw new CorruptFileException(data.path(), loc.offset(), "bucket " + locations.size()
-                        + " of the directory lies beyond the end of the file (" + data.size() + " bytes): truncated");
-            }
-            index.insert(low, high, locations.size());
-            locations.add(loc);
-            ranges.add(new long[] {low, high, entry.getInt(28), entry.getLong(32)});
-        });
-        inDirectory = locations.size();
-    }
-
     /** Buffers one row's projected values and feeds its key to the LDI. */
     void append(final long rowId, final Object[] row) {
-        final Object[] values = new Object[schemaPositions.length];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = row[schemaPositions[i]];
-        }
+        final Object[] values = layout.project(row);
         synchronized (this) {
             pending.put(rowId, values);
         }
-        bucketizer.add(KeyCodec.encode(keyType, values[keyColumn]), rowId);
+        bucketizer.add(layout.key(values), rowId);
     }
 
     /** The bucketizer's listener: the bucket's rows leave the buffer and go to the writer thread. */
@@ -143,25 +95,33 @@ final class ProjectionStore implements AutoCloseable {
             for (long id : rowIds) {
                 rows.add(pending.remove(id));
             }
-            stored = new StoredBucket(bucket.keys(), rowIds, StoredBucket.columnsOf(layout, rows), bucket.intervalLow(),
-                    bucket.intervalHigh(),
-                    bucket.compacted());
+            stored = new StoredBucket(bucket.keys(), rowIds, StoredBucket.columnsOf(layout.columns(), rows),
+                    bucket.intervalLow(), bucket.intervalHigh(), bucket.compacted());
             unwritten.add(stored);
         }
-        final ByteBuffer payload = stored.encode(layout);
         writes.add(writer.submit(() -> {
-            final long offset = io.writePhase(() -> data.append(payload));
+            final BucketEntry e = write(stored);
             synchronized (this) {
-                index.insert(stored.low, stored.high, locations.size());
-                locations.add(new BucketLocation(offset, payload.limit()));
-                ranges.add(new long[] {stored.low, stored.high, stored.count, KeySpan.max(stored.rowIds)});
+                directory.add(e);
                 unwritten.remove(stored);
             }
             return null;
         }));
+        if (!bucket.compacted() && maintenanceTrigger > 0
+                && ++nonCompactedSinceMaintenance >= maintenanceTrigger) {
+            nonCompactedSinceMaintenance = 0;
+            writes.add(writer.submit(() -> sortMerge(false, true)));
+        }
         if (writes.size() > 64) {
             awaitWrites(false);
         }
+    }
+
+    /** Appends a bucket's record in a write phase (§4.2). */
+    private BucketEntry write(final StoredBucket b) throws IOException {
+        final ByteBuffer payload = b.encode(layout.columns());
+        final long offset = io.writePhase(() -> data.append(payload));
+        return new BucketEntry(offset, payload.limit(), b.low, b.high, b.count, KeySpan.max(b.rowIds), b.compacted);
     }
 
     /** Waits for finished writes (all of them when {@code all}) and rethrows a failure. */
@@ -178,35 +138,104 @@ final class ProjectionStore implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while writing " + data.path(), e);
             } catch (ExecutionException e) {
-                throw new IllegalStateException("writing a bucket to " + data.path() + " failed", e.getCause());
+                throw new IllegalStateException("writing " + data.path() + " failed", e.getCause());
             }
             it.remove();
         }
     }
 
-    /** Writes the buffered rows out, waits for the writer, and makes data and directory durable. */
+    /** Writes the buffered rows out, waits for the writer, and makes data, directory and IB-tree durable. */
     void flush() throws IOException {
         bucketizer.drain();
         awaitWrites(true);
+        persist();
+    }
+
+    private void persist() throws IOException {
         data.force();
-        final int known;
-        synchronized (this) {
-            known = locations.size();
-        }
-        for (int b = inDirectory; b < known; b++) {
-            final BucketLocation loc;
-            final long[] range;
-            synchronized (this) {
-                loc = locations.get(b);
-                range = ranges.get(b);
+        directory.persist();
+    }
+
+    /**
+     * LDI maintenance (§3.3), on demand: after the queued writes, sort-merges every non-compacted bucket on disk
+     * into compacted buckets of n rows, retires the old ones and persists; measures ARB before and after.
+     */
+    MaintenanceReport maintain() throws IOException {
+        final Future<MaintenanceReport> run = writer.submit(() -> sortMerge(true, false));
+        awaitWrites(true);
+        try {
+            return run.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while maintaining " + data.path(), e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
             }
-            final ByteBuffer entry = ByteBuffer.allocate(DIRECTORY_ENTRY).order(ByteOrder.LITTLE_ENDIAN);
-            entry.putLong(loc.offset()).putInt(loc.length()).putLong(range[0]).putLong(range[1])
-                    .putInt((int) range[2]).putLong(range[3]).flip();
-            directory.append(entry);
+            throw new IllegalStateException("maintaining " + data.path() + " failed", e.getCause());
         }
-        directory.force();
-        inDirectory = known;
+    }
+
+    /** Runs on the writer thread. */
+    private MaintenanceReport sortMerge(final boolean measure, final boolean background) throws IOException {
+        final double before = measure ? arb() : Double.NaN;
+        final List<BucketEntry> victims = new ArrayList<>();
+        for (BucketEntry e : directory.entries()) {
+            if (!e.compacted()) {
+                victims.add(e);
+            }
+        }
+        if (victims.size() < 2) {
+            return new MaintenanceReport(0, 0, 0, before, before, background);
+        }
+        final List<BlockMerger.BlockSource> runs = new ArrayList<>();
+        for (StoredBucket b : read(victims)) {
+            final StoredBucket[] sorted = {StoredBucket.sorted(layout.columns(), b)};
+            runs.add(() -> {
+                final StoredBucket next = sorted[0];
+                sorted[0] = null;
+                return next;
+            });
+        }
+        final List<BucketEntry> written = new ArrayList<>();
+        final long rows = BlockMerger.merge(layout.columns(), runs, bucketRows, block -> written.add(write(block)));
+        synchronized (this) {
+            victims.forEach(directory::retire);
+            written.forEach(directory::add);
+            maintenanceRuns++;
+            bucketsMerged += victims.size();
+        }
+        persist();
+        return new MaintenanceReport(victims.size(), written.size(), rows, before, measure ? arb() : Double.NaN,
+                background);
+    }
+
+    /** Eq. 7 over every bucket on disk; reads them all. */
+    double arb() throws IOException {
+        final List<BucketEntry> all = directory.entries();
+        final List<long[]> keys = new ArrayList<>(all.size());
+        for (int from = 0; from < all.size(); from += ARB_BATCH) {
+            for (StoredBucket b : read(all.subList(from, Math.min(all.size(), from + ARB_BATCH)))) {
+                keys.add(b.keys);
+            }
+        }
+        return Arb.of(keys);
+    }
+
+    /** Reads and decodes buckets through the I/O handler, in the order given. */
+    private List<StoredBucket> read(final List<BucketEntry> entries) throws IOException {
+        final List<BucketLocation> locations = new ArrayList<>(entries.size());
+        entries.forEach(e -> locations.add(e.location()));
+        final Map<BucketLocation, ByteBuffer> bytes = io.read(data, locations);
+        final List<StoredBucket> out = new ArrayList<>(entries.size());
+        for (BucketLocation loc : locations) {
+            try {
+                out.add(StoredBucket.decode(bytes.get(loc), layout.columns(), layout.keyColumn()));
+            } catch (IllegalStateException e) {
+                throw new CorruptFileException(data.path(), loc.offset(), e.getMessage());
+            }
+        }
+        return out;
     }
 
     /**
@@ -214,26 +243,17 @@ final class ProjectionStore implements AutoCloseable {
      * buckets still being written and rows still in the main buffer.
      */
     QueryResult query(final long lo, final long hi, final String[] names) throws IOException {
-        final int[] wanted = new int[names.length];
-        final List<Column> columns = new ArrayList<>();
-        for (int i = 0; i < names.length; i++) {
-            wanted[i] = projection.columns().indexOf(names[i]);
-            if (wanted[i] < 0) {
-                throw new IllegalArgumentException("column " + names[i] + " is not in projection "
-                        + projection.name() + " " + projection.columns());
-            }
-            columns.add(layout.get(wanted[i]));
-        }
-        final List<BucketLocation> toRead = new ArrayList<>();
+        final QueryResultBuilder out = new QueryResultBuilder(layout, lo, hi, names);
+        final List<BucketEntry> onDisk;
         final List<StoredBucket> inMemory;
         final List<Object[]> bufferedRows = new ArrayList<>();
         final LongArrayList bufferedIds = new LongArrayList();
         final LongArrayList bufferedKeys = new LongArrayList();
         synchronized (this) {
-            index.search(lo, hi, (low, high, bucket) -> toRead.add(locations.get((int) bucket)));
+            onDisk = directory.search(lo, hi);
             inMemory = new ArrayList<>(unwritten);
             pending.forEachLong((id, values) -> {
-                final long key = KeyCodec.encode(keyType, values[keyColumn]);
+                final long key = layout.key(values);
                 if (key >= lo && key <= hi) {
                     bufferedIds.addLong(id);
                     bufferedKeys.addLong(key);
@@ -241,52 +261,46 @@ final class ProjectionStore implements AutoCloseable {
                 }
             });
         }
-        final ResultBuilder out = new ResultBuilder(columns, wanted);
-        final Map<BucketLocation, ByteBuffer> read = io.read(data, toRead);
-        for (BucketLocation loc : toRead) {
-            final StoredBucket b;
-            try {
-                b = StoredBucket.decode(read.get(loc), layout, keyColumn);
-            } catch (IllegalStateException e) {
-                throw new CorruptFileException(data.path(), loc.offset(), e.getMessage());
-            }
-            out.addBucket(b, lo, hi);
+        for (StoredBucket b : read(onDisk)) {
+            out.add(b);
         }
         for (StoredBucket b : inMemory) {
             if (b.high >= lo && b.low <= hi) {
-                out.addBucket(b, lo, hi);
+                out.add(b);
             }
         }
         if (!bufferedRows.isEmpty()) {
-            out.addBucket(new StoredBucket(bufferedKeys.toLongArray(), bufferedIds.toLongArray(),
-                    StoredBucket.columnsOf(layout, bufferedRows), lo, hi, false), lo, hi);
+            out.add(StoredBucket.ofRows(layout.columns(), bufferedKeys.toLongArray(), bufferedIds.toLongArray(),
+                    bufferedRows));
         }
-        return out.build(toRead.size());
+        return out.build(onDisk.size());
     }
 
-    Projection projection() {
-        return projection;
-    }
-
-    ColumnType keyType() {
-        return keyType;
+    ProjectionLayout layout() {
+        return layout;
     }
 
     /** The largest row id stored on disk, -1 for none (row ids continue from it after reopening). */
-    synchronized long maxRowId() {
-        long max = -1;
-        for (long[] r : ranges) {
-            max = Math.max(max, r[3]);
-        }
-        return max;
+    long maxRowId() {
+        return directory.maxRowId();
     }
 
     synchronized int buckets() {
-        return locations.size() + unwritten.size();
+        return directory.size() + unwritten.size();
     }
 
     BucketizerStats ldiStats() {
         return bucketizer.stats();
+    }
+
+    synchronized ProjectionStats stats() {
+        int nonCompacted = 0;
+        for (BucketEntry e : directory.entries()) {
+            nonCompacted += e.compacted() ? 0 : 1;
+        }
+        return new ProjectionStats(directory.size(), nonCompacted, unwritten.size(), pending.size(), data.size(),
+                directory.deadBytes(), directory.indexBuilds(), directory.indexNodeReads(), maintenanceRuns,
+                bucketsMerged);
     }
 
     @Override
@@ -295,70 +309,11 @@ final class ProjectionStore implements AutoCloseable {
             flush();
         } finally {
             writer.shutdownNow();
-            data.close();
-            directory.close();
-        }
-    }
-
-    /** Collects where the matching rows are, then copies them column by column in key and row-id order. */
-    private static final class ResultBuilder {
-        private final List<Column> columns;
-        private final int[] wanted;
-        private final List<StoredBucket> sources = new ArrayList<>();
-        private final IntArrayList sourceOf = new IntArrayList();
-        private final IntArrayList rowOf = new IntArrayList();
-        private final LongArrayList keys = new LongArrayList();
-        private final LongArrayList ids = new LongArrayList();
-        private long scanned;
-
-        ResultBuilder(final List<Column> columns, final int[] wanted) {
-            this.columns = columns;
-            this.wanted = wanted;
-        }
-
-        void addBucket(final StoredBucket b, final long lo, final long hi) {
-            scanned += b.count;
-            final int source = sources.size();
-            sources.add(b);
-            for (int i = 0; i < b.count; i++) {
-                if (b.keys[i] >= lo && b.keys[i] <= hi) {
-                    sourceOf.addInt(source);
-                    rowOf.addInt(i);
-                    keys.addLong(b.keys[i]);
-                    ids.addLong(b.rowIds[i]);
-                }
+            try {
+                directory.close();
+            } finally {
+                data.close();
             }
-        }
-
-        QueryResult build(final long bucketsRead) {
-            final int n = keys.size();
-            // Order by key, then row id: sort match positions by id, then stably by key.
-            final long[] byId = ids.toLongArray();
-            final long[] pos = new long[n];
-            for (int i = 0; i < n; i++) {
-                pos[i] = i;
-            }
-            StableMergeSort.sortStable(byId, pos, 0, n);
-            final long[] sortKeys = new long[n];
-            for (int i = 0; i < n; i++) {
-                sortKeys[i] = keys.getLong((int) pos[i]);
-            }
-            StableMergeSort.sortStable(sortKeys, pos, 0, n);
-            final long[] outIds = new long[n];
-            final Object[] values = new Object[columns.size()];
-            for (int c = 0; c < values.length; c++) {
-                values[c] = StoredBucket.newColumn(columns.get(c).type(), n);
-            }
-            for (int i = 0; i < n; i++) {
-                final int match = (int) pos[i];
-                outIds[i] = ids.getLong(match);
-                final StoredBucket source = sources.get(sourceOf.getInt(match));
-                final int row = rowOf.getInt(match);
-                for (int c = 0; c < values.length; c++) {
-                    StoredBucket.copyValue(source.columns[wanted[c]], row, values[c], i);
-                }
-            }
-            return new QueryResult(columns, outIds, values, bucketsRead, scanned);
         }
     }
 }

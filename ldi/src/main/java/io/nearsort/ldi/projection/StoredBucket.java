@@ -1,5 +1,6 @@
 package io.nearsort.ldi.projection;
 
+import io.nearsort.core.sortedness.StableMergeSort;
 import io.nearsort.ldi.bucketing.KeySpan;
 
 import java.nio.ByteBuffer;
@@ -13,9 +14,9 @@ import java.util.List;
  * {@code [count][low][high][intervalLow][intervalHigh][compacted]}, the row ids, then every column of the
  * projection in order — LONG and DOUBLE as 8-byte values, FIXED_STRING as zero-padded fields of its width,
  * VAR_STRING as {@code count + 1} offsets followed by UTF-8 bytes. The record's checksum is the
- * {@link io.nearsort.ldi.io.RecordFile}'s.
+ * {@link io.nearsort.ldi.io.RecordFile}'s. The baselines store their sorted runs as blocks of the same encoding.
  */
-final class StoredBucket {
+public final class StoredBucket {
     final int count;
     final long low;
     final long high;
@@ -80,7 +81,87 @@ final class StoredBucket {
         }
     }
 
-    ByteBuffer encode(final List<Column> layout) {
+    /** A block of rows in arrival order (projected values in {@code layout} order); its interval is its key span. */
+    public static StoredBucket ofRows(final List<Column> layout, final long[] keys, final long[] rowIds,
+                                      final List<Object[]> rows) {
+        return new StoredBucket(keys, rowIds, columnsOf(layout, rows), KeySpan.min(keys), KeySpan.max(keys), false);
+    }
+
+    /** The block's rows in sorted order: keys ascending, equal keys by row id (a compacted bucket, §3.3). */
+    public static StoredBucket sorted(final List<Column> layout, final StoredBucket block) {
+        final long[] order = new long[block.count];
+        final long[] k = block.keys.clone();
+        final long[] ids = block.rowIds.clone();
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        StableMergeSort.sortStable(ids, order, 0, order.length);
+        for (int i = 0; i < order.length; i++) {
+            k[i] = block.keys[(int) order[i]];
+        }
+        StableMergeSort.sortStable(k, order, 0, order.length);
+        final int[] rows = new int[order.length];
+        for (int i = 0; i < rows.length; i++) {
+            rows[i] = (int) order[i];
+        }
+        return gather(layout, List.of(block), new int[rows.length], rows, rows.length, true);
+    }
+
+    /**
+     * A block of {@code n} rows: row {@code i} is row {@code rows[i]} of {@code sources.get(from[i])}. Its interval
+     * is its own key span.
+     */
+    public static StoredBucket gather(final List<Column> layout, final List<StoredBucket> sources, final int[] from,
+                                      final int[] rows, final int n, final boolean compacted) {
+        final long[] keys = new long[n];
+        final long[] ids = new long[n];
+        final Object[] columns = new Object[layout.size()];
+        for (int c = 0; c < columns.length; c++) {
+            columns[c] = newColumn(layout.get(c).type(), n);
+        }
+        for (int i = 0; i < n; i++) {
+            final StoredBucket s = sources.get(from[i]);
+            keys[i] = s.keys[rows[i]];
+            ids[i] = s.rowIds[rows[i]];
+            for (int c = 0; c < columns.length; c++) {
+                copyValue(s.columns[c], rows[i], columns[c], i);
+            }
+        }
+        return new StoredBucket(keys, ids, columns, KeySpan.min(keys), KeySpan.max(keys), compacted);
+    }
+
+    /** Rows in the block. */
+    public int count() {
+        return count;
+    }
+
+    /** The smallest key. */
+    public long low() {
+        return low;
+    }
+
+    /** The largest key. */
+    public long high() {
+        return high;
+    }
+
+    /** Whether the block is compacted (§3.3): written from one leaf interval, or sorted. */
+    public boolean compacted() {
+        return compacted;
+    }
+
+    /** The ordered key of row {@code i}. */
+    public long key(final int i) {
+        return keys[i];
+    }
+
+    /** The row id of row {@code i}. */
+    public long rowId(final int i) {
+        return rowIds[i];
+    }
+
+    /** The block's encoding, to be stored as one checksummed record. */
+    public ByteBuffer encode(final List<Column> layout) {
         int size = 4 + 8 * 4 + 1 + 8 * count;
         final byte[][][] strings = new byte[layout.size()][][];
         for (int c = 0; c < layout.size(); c++) {
@@ -146,7 +227,7 @@ final class StoredBucket {
      *
      * @throws IllegalStateException if the payload does not have the layout's shape
      */
-    static StoredBucket decode(final ByteBuffer in, final List<Column> layout, final int keyColumn) {
+    public static StoredBucket decode(final ByteBuffer in, final List<Column> layout, final int keyColumn) {
         final ByteBuffer b = in.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         final int count = b.getInt();
         if (count < 1 || count > b.remaining() / 8) {

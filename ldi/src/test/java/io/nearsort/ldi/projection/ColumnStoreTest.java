@@ -124,6 +124,91 @@ class ColumnStoreTest {
     }
 
     @Test
+    void maintenanceSortMergesNonCompactedBucketsAndLosesNoRow() throws IOException {
+        final SplittableRandom rnd = new SplittableRandom(11);
+        final ColumnStoreOptions onDemand = OPTIONS.withMaintenance(0);
+        try (ColumnStore store = ColumnStore.open(dir, SCHEMA, PROJECTIONS, onDemand)) {
+            appendRows(store, 12_000, rnd);
+            store.flush();
+            final ProjectionStats before = store.stats("by_distance");
+            assertTrue(before.nonCompacted() >= 2, "the skewed key makes non-compacted buckets: " + before);
+            final MaintenanceReport r = store.maintain("by_distance");
+            assertEquals(before.nonCompacted(), r.bucketsMerged());
+            assertTrue(r.bucketsWritten() > 0 && r.rowsRewritten() > 0);
+            assertTrue(r.arbAfter() > r.arbBefore(), r.toString());
+            assertEquals(r.arbAfter(), store.arb("by_distance"), 1e-12);
+            final ProjectionStats after = store.stats("by_distance");
+            assertEquals(0, after.nonCompacted());
+            assertEquals(before.buckets() - r.bucketsMerged() + r.bucketsWritten(), after.buckets());
+            assertTrue(after.deadBytes() > 0);
+            checkQueries(store, rnd, 40);
+            appendRows(store, 2000, rnd);
+            checkQueries(store, rnd, 20);
+            final MaintenanceReport nothing = store.maintain("by_id");
+            assertTrue(nothing.bucketsMerged() == 0 || nothing.arbAfter() >= nothing.arbBefore(), nothing.toString());
+        }
+        try (ColumnStore store = ColumnStore.open(dir, SCHEMA, PROJECTIONS, onDemand)) {
+            assertEquals(rows.size(), store.rows());
+            assertEquals(0, store.stats("by_distance").indexBuilds(), "the IB-tree file matches the directory");
+            checkQueries(store, rnd, 40);
+        }
+    }
+
+    @Test
+    void backgroundMaintenanceRunsDuringIngest() throws IOException {
+        final SplittableRandom rnd = new SplittableRandom(12);
+        final ColumnStoreOptions background = OPTIONS.withMaintenance(4);
+        try (ColumnStore store = ColumnStore.open(dir, SCHEMA, PROJECTIONS, background)) {
+            appendRows(store, 12_000, rnd);
+            checkQueries(store, rnd, 20);
+            store.flush();
+            final ProjectionStats s = store.stats("by_distance");
+            assertTrue(s.maintenanceRuns() > 0 && s.bucketsMerged() >= 2 * s.maintenanceRuns(), s.toString());
+            checkQueries(store, rnd, 20);
+        }
+        try (ColumnStore store = ColumnStore.open(dir, SCHEMA, PROJECTIONS, background)) {
+            checkQueries(store, rnd, 20);
+        }
+    }
+
+    @Test
+    void theOnDiskIbTreeIsRebuiltWhenStaleAndReportedWhenCorrupt() throws IOException {
+        final SplittableRandom rnd = new SplittableRandom(13);
+        final ColumnStoreOptions small = OPTIONS.withIndex(1, 2);
+        try (ColumnStore store = ColumnStore.open(dir, SCHEMA, PROJECTIONS, small)) {
+            appendRows(store, 8000, rnd);
+        }
+        final Path index = dir.resolve("by_id.ibt");
+        final Path saved = dir.resolve("saved.ibt");
+        Files.copy(index, saved);
+        try (ColumnStore store = ColumnStore.open(dir, SCHEMA, PROJECTIONS, small)) {
+            appendRows(store, 2000, rnd);
+        }
+        Files.copy(saved, index, java.nio.file.StandardCopyOption.REPLACE_EXISTING); // built from an older directory
+        try (ColumnStore store = ColumnStore.open(dir, SCHEMA, PROJECTIONS, small)) {
+            assertEquals(1, store.stats("by_id").indexBuilds());
+            checkQueries(store, rnd, 30);
+            assertTrue(store.stats("by_id").indexNodeReads() > 2, "nodes are read from disk through a small cache");
+        }
+        Files.delete(index);
+        try (ColumnStore store = ColumnStore.open(dir, SCHEMA, PROJECTIONS, small)) {
+            assertEquals(1, store.stats("by_id").indexBuilds());
+            checkQueries(store, rnd, 10);
+        }
+        try (RandomAccessFile f = new RandomAccessFile(index.toFile(), "rw")) {
+            f.seek(4096 + 100);
+            final int b = f.read();
+            f.seek(4096 + 100);
+            f.write(b ^ 1);
+        }
+        try (ColumnStore store = ColumnStore.open(dir, SCHEMA, PROJECTIONS, small)) {
+            final CorruptFileException e = assertThrows(CorruptFileException.class,
+                    () -> store.query("by_id", Long.MIN_VALUE, Long.MAX_VALUE, "id"));
+            assertTrue(e.getMessage().contains("by_id.ibt"), e.getMessage());
+        }
+    }
+
+    @Test
     void corruptionIsReportedNotReturned() throws IOException {
         final SplittableRandom rnd = new SplittableRandom(9);
         try (ColumnStore store = ColumnStore.open(dir, SCHEMA, PROJECTIONS, OPTIONS)) {

@@ -1,0 +1,83 @@
+package io.nearsort.ldi.projection;
+
+import io.nearsort.core.sortedness.StableMergeSort;
+import org.agrona.collections.IntArrayList;
+import org.agrona.collections.LongArrayList;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Builds an exact {@link QueryResult} from the blocks a query examined: rows outside {@code [lo, hi]} are filtered
+ * out (LDI's extraneous tuples, §5.2), the matches are ordered by key then row id, and the requested columns are
+ * copied once, typed, from the blocks they live in.
+ */
+public final class QueryResultBuilder {
+    private final List<Column> columns = new ArrayList<>();
+    private final int[] wanted;
+    private final long lo;
+    private final long hi;
+    private final List<StoredBucket> sources = new ArrayList<>();
+    private final IntArrayList sourceOf = new IntArrayList();
+    private final IntArrayList rowOf = new IntArrayList();
+    private final LongArrayList keys = new LongArrayList();
+    private final LongArrayList ids = new LongArrayList();
+    private long scanned;
+
+    /** A result of {@code names} (columns of {@code projection}) for keys in {@code [lo, hi]}. */
+    public QueryResultBuilder(final ProjectionLayout projection, final long lo, final long hi, final String... names) {
+        this.wanted = projection.positions(names);
+        for (int w : wanted) {
+            columns.add(projection.columns().get(w));
+        }
+        this.lo = lo;
+        this.hi = hi;
+    }
+
+    /** Examines every row of {@code block}, keeping those in range. */
+    public void add(final StoredBucket block) {
+        scanned += block.count;
+        final int source = sources.size();
+        sources.add(block);
+        for (int i = 0; i < block.count; i++) {
+            if (block.keys[i] >= lo && block.keys[i] <= hi) {
+                sourceOf.addInt(source);
+                rowOf.addInt(i);
+                keys.addLong(block.keys[i]);
+                ids.addLong(block.rowIds[i]);
+            }
+        }
+    }
+
+    /** The result; {@code blocksRead} is how many of the blocks came from disk. */
+    public QueryResult build(final long blocksRead) {
+        final int n = keys.size();
+        // Order by key, then row id: sort match positions by id, then stably by key.
+        final long[] byId = ids.toLongArray();
+        final long[] pos = new long[n];
+        for (int i = 0; i < n; i++) {
+            pos[i] = i;
+        }
+        StableMergeSort.sortStable(byId, pos, 0, n);
+        final long[] sortKeys = new long[n];
+        for (int i = 0; i < n; i++) {
+            sortKeys[i] = keys.getLong((int) pos[i]);
+        }
+        StableMergeSort.sortStable(sortKeys, pos, 0, n);
+        final long[] outIds = new long[n];
+        final Object[] values = new Object[columns.size()];
+        for (int c = 0; c < values.length; c++) {
+            values[c] = StoredBucket.newColumn(columns.get(c).type(), n);
+        }
+        for (int i = 0; i < n; i++) {
+            final int match = (int) pos[i];
+            outIds[i] = ids.getLong(match);
+            final StoredBucket source = sources.get(sourceOf.getInt(match));
+            final int row = rowOf.getInt(match);
+            for (int c = 0; c < values.length; c++) {
+                StoredBucket.copyValue(source.columns[wanted[c]], row, values[c], i);
+            }
+        }
+        return new QueryResult(columns, outIds, values, blocksRead, scanned);
+    }
+}
