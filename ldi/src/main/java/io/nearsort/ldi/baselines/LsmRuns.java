@@ -1,5 +1,7 @@
 package io.nearsort.ldi.baselines;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -9,23 +11,15 @@ import java.util.List;
  * is sorted and flushed to level 1 when full; level i's base run holds {@code B·T^(i-1)} tuples; the
  * {@link MergePolicy} decides when runs are sort-merged. Every tuple moved is counted per level, so the merge and
  * I/O counts of Table 1 and the closed forms of Eqs. 1–2 and 10–13 ({@link LsmCostModel}) can be checked against
- * what the runs actually did. A partial buffer stays in memory.
+ * what the runs actually did. A partial buffer stays in memory. The levels are {@link LsmLevels}', the same code
+ * the on-disk {@link LsmColumnStore} runs.
  */
 public final class LsmRuns {
-    private final MergePolicy policy;
     private final int bufferTuples;
-    private final int ratio;
     private final long[] bufferKeys;
     private final long[] bufferRefs;
     private int buffered;
-    private final List<List<SortedRun>> levels = new ArrayList<>();
-    private final List<long[]> counters = new ArrayList<>();
-
-    private static final int ARRIVALS = 0;
-    private static final int FULLS = 1;
-    private static final int MERGES = 2;
-    private static final int WRITTEN = 3;
-    private static final int READ = 4;
+    private final LsmLevels<SortedRun> levels;
 
     /**
      * @param policy       leveling or tiering
@@ -33,15 +27,27 @@ public final class LsmRuns {
      * @param ratio        T, the size ratio between consecutive levels, at least 2
      */
     public LsmRuns(final MergePolicy policy, final int bufferTuples, final int ratio) {
-        if (bufferTuples < 1) {
-            throw new IllegalArgumentException("bufferTuples (B) must be at least 1 (got: " + bufferTuples + ")");
-        }
-        if (ratio < 2) {
-            throw new IllegalArgumentException("ratio (T) must be at least 2 (got: " + ratio + ")");
-        }
-        this.policy = policy;
+        this.levels = new LsmLevels<>(policy, bufferTuples, ratio, new LsmLevels.Runs<>() {
+            @Override
+            public long size(final SortedRun run) {
+                return run.size();
+            }
+
+            @Override
+            public SortedRun merge(final List<SortedRun> oldestFirst) {
+                SortedRun merged = oldestFirst.get(0);
+                for (int i = 1; i < oldestFirst.size(); i++) {
+                    merged = SortedRun.merge(merged, oldestFirst.get(i));
+                }
+                return merged;
+            }
+
+            @Override
+            public void discard(final SortedRun run) {
+                // garbage collected
+            }
+        });
         this.bufferTuples = bufferTuples;
-        this.ratio = ratio;
         this.bufferKeys = new long[bufferTuples];
         this.bufferRefs = new long[bufferTuples];
     }
@@ -53,109 +59,39 @@ public final class LsmRuns {
         if (++buffered == bufferTuples) {
             final SortedRun run = SortedRun.sort(bufferKeys, bufferRefs, buffered);
             buffered = 0;
-            arrive(1, run);
-        }
-    }
-
-    private void arrive(final int level, final SortedRun run) {
-        while (levels.size() < level) {
-            levels.add(new ArrayList<>());
-            counters.add(new long[5]);
-        }
-        final List<SortedRun> runs = levels.get(level - 1);
-        final long[] c = counters.get(level - 1);
-        c[ARRIVALS]++;
-        if (runs.isEmpty()) {
-            runs.add(run);
-            c[WRITTEN] += run.size();
-            return;
-        }
-        if (policy == MergePolicy.LEVELED) {
-            final SortedRun existing = runs.get(0);
-            c[READ] += existing.size();
-            c[MERGES]++;
-            final SortedRun merged = SortedRun.merge(existing, run);
-            if (merged.size() >= (long) ratio * baseRun(level)) {
-                runs.clear();
-                c[FULLS]++;
-                arrive(level + 1, merged);
-            } else {
-                runs.set(0, merged);
-                c[WRITTEN] += merged.size();
+            try {
+                levels.arrive(run);
+            } catch (IOException e) {
+                throw new UncheckedIOException("in-memory runs do no I/O", e);
             }
-        } else if (runs.size() == ratio - 1) {
-            SortedRun merged = runs.get(0);
-            c[READ] += merged.size();
-            for (int i = 1; i < runs.size(); i++) {
-                c[READ] += runs.get(i).size();
-                merged = SortedRun.merge(merged, runs.get(i));
-            }
-            merged = SortedRun.merge(merged, run);
-            runs.clear();
-            c[MERGES]++;
-            c[FULLS]++;
-            arrive(level + 1, merged);
-        } else {
-            runs.add(run);
-            c[WRITTEN] += run.size();
         }
-    }
-
-    private long baseRun(final int level) {
-        long run = bufferTuples;
-        for (int i = 1; i < level; i++) {
-            run *= ratio;
-        }
-        return run;
     }
 
     /** Disk levels that have received data. */
     public int levels() {
-        return levels.size();
+        return levels.levels();
     }
 
     /** The counters of disk level {@code level} (from 1); zeros for a level never reached. */
     public LevelCounters level(final int level) {
-        if (level < 1) {
-            throw new IllegalArgumentException("disk levels are numbered from 1 (got: " + level + ")");
-        }
-        if (level > levels.size()) {
-            return new LevelCounters(0, 0, 0, 0, 0);
-        }
-        final long[] c = counters.get(level - 1);
-        return new LevelCounters(c[ARRIVALS], c[FULLS], c[MERGES], c[WRITTEN], c[READ]);
+        return levels.level(level);
     }
 
     /** Counters summed over disk levels {@code 1..upTo}. */
     public LevelCounters total(final int upTo) {
-        long a = 0;
-        long f = 0;
-        long m = 0;
-        long w = 0;
-        long r = 0;
-        for (int i = 1; i <= upTo; i++) {
-            final LevelCounters c = level(i);
-            a += c.arrivals();
-            f += c.fulls();
-            m += c.merges();
-            w += c.tuplesWritten();
-            r += c.tuplesRead();
-        }
-        return new LevelCounters(a, f, m, w, r);
+        return levels.total(upTo);
     }
 
     /** Counters summed over every level. */
     public LevelCounters total() {
-        return total(levels.size());
+        return levels.total();
     }
 
     /** The keys of each run on {@code level}, oldest run first. */
     public List<long[]> runs(final int level) {
         final List<long[]> out = new ArrayList<>();
-        if (level >= 1 && level <= levels.size()) {
-            for (SortedRun run : levels.get(level - 1)) {
-                out.add(run.keys.clone());
-            }
+        for (SortedRun run : levels.runs(level)) {
+            out.add(run.keys.clone());
         }
         return out;
     }
@@ -167,6 +103,6 @@ public final class LsmRuns {
 
     /** The merge policy. */
     public MergePolicy policy() {
-        return policy;
+        return levels.policy();
     }
 }

@@ -91,7 +91,7 @@ public final class ProjectionLayout {
     }
 
     /** Checks that a query's bounds are of the key's type. */
-    void requireKeyType(final ColumnType type) {
+    public void requireKeyType(final ColumnType type) {
         if (keyType != type) {
             throw new IllegalArgumentException("projection " + projection.name() + " has a " + keyType
                     + " key: query it with " + (keyType == ColumnType.LONG ? "long" : "double") + " bounds");

@@ -1,0 +1,124 @@
+package io.nearsort.ldi.baselines;
+
+import io.nearsort.ldi.io.BucketLocation;
+import io.nearsort.ldi.io.CorruptFileException;
+import io.nearsort.ldi.io.RecordFile;
+import io.nearsort.ldi.projection.BlockMerger;
+import io.nearsort.ldi.projection.ProjectionLayout;
+import io.nearsort.ldi.projection.StoredBucket;
+import org.agrona.collections.IntArrayList;
+import org.agrona.collections.LongArrayList;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A sorted run of one projection on disk: checksummed column-wise blocks of consecutive keys (the encoding of
+ * LDI's buckets), and in memory the fence of each block (its key span and place), so a range query reads only the
+ * blocks it overlaps and a merge streams the blocks in order.
+ */
+final class RunFile implements AutoCloseable {
+    private final ProjectionLayout layout;
+    private final RecordFile file;
+    private final LongArrayList lows = new LongArrayList();
+    private final LongArrayList highs = new LongArrayList();
+    private final LongArrayList offsets = new LongArrayList();
+    private final IntArrayList lengths = new IntArrayList();
+    private long rows;
+    private long bytes;
+
+    RunFile(final Path path, final ProjectionLayout layout) throws IOException {
+        Files.deleteIfExists(path);
+        this.layout = layout;
+        this.file = RecordFile.open(path, layout.identity("sorted run"));
+    }
+
+    /** Appends the next block; blocks must come in key order. */
+    void append(final StoredBucket block) throws IOException {
+        if (!lows.isEmpty() && block.low() < highs.getLong(highs.size() - 1)) {
+            throw new IllegalStateException("run blocks must come in key order: " + block.low() + " after "
+                    + highs.getLong(highs.size() - 1));
+        }
+        final ByteBuffer payload = block.encode(layout.columns());
+        bytes += RecordFile.RECORD_HEADER + payload.remaining();
+        offsets.addLong(file.append(payload));
+        lengths.addInt(payload.limit());
+        lows.addLong(block.low());
+        highs.addLong(block.high());
+        rows += block.count();
+    }
+
+    /** The blocks whose key span intersects {@code [lo, hi]}, in key order. */
+    List<BucketLocation> overlapping(final long lo, final long hi) {
+        // Block highs ascend: binary search for the first block ending at or after lo.
+        int a = 0;
+        int b = highs.size();
+        while (a < b) {
+            final int mid = (a + b) >>> 1;
+            if (highs.getLong(mid) < lo) {
+                a = mid + 1;
+            } else {
+                b = mid;
+            }
+        }
+        final List<BucketLocation> out = new ArrayList<>();
+        for (int i = a; i < lows.size() && lows.getLong(i) <= hi; i++) {
+            out.add(new BucketLocation(offsets.getLong(i), lengths.getInt(i)));
+        }
+        return out;
+    }
+
+    /** Decodes a block read from this run. */
+    StoredBucket decode(final BucketLocation at, final ByteBuffer payload) throws CorruptFileException {
+        try {
+            return StoredBucket.decode(payload, layout.columns(), layout.keyColumn());
+        } catch (IllegalStateException e) {
+            throw new CorruptFileException(file.path(), at.offset(), e.getMessage());
+        }
+    }
+
+    /** The blocks in key order, read one at a time, verified. */
+    BlockMerger.BlockSource reader() {
+        final int[] next = {0};
+        return () -> {
+            if (next[0] == offsets.size()) {
+                return null;
+            }
+            final int i = next[0]++;
+            final BucketLocation at = new BucketLocation(offsets.getLong(i), lengths.getInt(i));
+            return decode(at, file.read(at.offset(), at.length()));
+        };
+    }
+
+    RecordFile file() {
+        return file;
+    }
+
+    long rows() {
+        return rows;
+    }
+
+    /** Bytes of records written. */
+    long bytes() {
+        return bytes;
+    }
+
+    void force() throws IOException {
+        file.force();
+    }
+
+    /** Closes and deletes the file. */
+    void delete() throws IOException {
+        file.close();
+        Files.deleteIfExists(file.path());
+    }
+
+    @Override
+    public void close() throws IOException {
+        file.close();
+    }
+}
