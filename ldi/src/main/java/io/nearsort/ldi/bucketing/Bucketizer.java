@@ -28,6 +28,7 @@ public final class Bucketizer {
     private final int bucketCapacity;
     private final int trainingPrefix;
     private final int fanout;
+    private final int intervalLoad;
     private final int windowSize;
     private final double phiMax;
     private final double phiMin;
@@ -50,6 +51,7 @@ public final class Bucketizer {
         this.bucketCapacity = b.bucketCapacity;
         this.trainingPrefix = b.trainingPrefix;
         this.fanout = b.fanout;
+        this.intervalLoad = b.intervalLoad;
         this.windowSize = b.windowSize == 0 ? b.bufferCapacity : b.windowSize;
         this.phiMax = b.phiMax;
         this.phiMin = b.phiMin;
@@ -166,7 +168,9 @@ public final class Bucketizer {
     }
 
     private void trainAndReplay() {
-        final DistributionTrainer.Trained trained = DistributionTrainer.train(stagedKeys, 0, staged, fanout);
+        final DistributionTrainer.Trained trained = intervalLoad > 0
+                ? DistributionTrainer.trainByLoad(stagedKeys, 0, staged, intervalLoad)
+                : DistributionTrainer.train(stagedKeys, 0, staged, fanout);
         adopt(new LearnedDistribution(trained.lows(), trained.lastHigh(), trained.loads(), windowSize, phiMax,
                 phiMin));
         final long[] keys = stagedKeys;

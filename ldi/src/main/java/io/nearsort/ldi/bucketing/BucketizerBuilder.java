@@ -29,6 +29,7 @@ public final class BucketizerBuilder {
     long[] initialLoads;
     int trainingPrefix;
     int fanout = DEFAULT_FANOUT;
+    int intervalLoad;
     int bufferCapacity = DEFAULT_BUFFER_CAPACITY;
     int bucketCapacity = DEFAULT_BUCKET_CAPACITY;
     int windowSize;
@@ -91,6 +92,20 @@ public final class BucketizerBuilder {
                     + "] (got: " + k + ")");
         }
         this.fanout = k;
+        return this;
+    }
+
+    /**
+     * Train intervals of at least {@code tuples} training tuples each instead of leaves of {@code fanout} distinct
+     * keys ({@link DistributionTrainer#trainByLoad}): the better choice when keys repeat. 0 (the default) keeps the
+     * k-ary tree of §3.1.
+     */
+    public BucketizerBuilder intervalLoad(final int tuples) {
+        if (tuples < 0) {
+            throw new IllegalArgumentException("intervalLoad must be 0 (use the fanout) or a number of tuples (got: "
+                    + tuples + ")");
+        }
+        this.intervalLoad = tuples;
         return this;
     }
 

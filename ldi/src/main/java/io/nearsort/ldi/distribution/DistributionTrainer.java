@@ -15,6 +15,11 @@ import org.agrona.collections.LongArrayList;
  * <p>Core's nodes are pages, so "k-ary" is honoured as: the smallest page size whose leaves hold at least
  * {@code fanout} entries. Top-down inserts leave leaves between half and fully occupied, so the training yields
  * roughly {@code 2·distinct/fanout} to {@code distinct/fanout} intervals.
+ *
+ * <p>With many duplicate keys, leaves of k distinct keys hold very different numbers of tuples, so
+ * {@link #trainByLoad} instead cuts the same tree's keys (in order, with their multiplicities) into intervals of at
+ * least a given number of tuples: leaves of k tuples rather than k keys. The bucketing of §2 wants an interval to
+ * gather about n tuples per buffer of B, so the column store cuts at {@code n·prefix/B} tuples.
  */
 public final class DistributionTrainer {
 
@@ -32,19 +37,11 @@ public final class DistributionTrainer {
      * @return the intervals' lows (ascending), the last interval's high, and each interval's training load
      */
     public static Trained train(final long[] keys, final int from, final int to, final int fanout) {
-        if (from < 0 || to > keys.length || from >= to) {
-            throw new IllegalArgumentException("training prefix must hold at least one key (range [" + from + ", "
-                    + to + ") of " + keys.length + ")");
-        }
+        checkPrefix(keys, from, to);
         if (fanout < 2 || fanout > maxFanout()) {
             throw new IllegalArgumentException("fanout must be in [2, " + maxFanout() + "] (got: " + fanout + ")");
         }
-        try (BPlusTree tree = Indexes.bPlusTree().pageSize(pageSizeFor(fanout)).build()) {
-            long max = Long.MIN_VALUE;
-            for (int i = from; i < to; i++) {
-                tree.put(keys[i], tree.getOrDefault(keys[i], 0L) + 1);
-                max = Math.max(max, keys[i]);
-            }
+        try (BPlusTree tree = count(keys, from, to, pageSizeFor(fanout))) {
             final LongArrayList lows = new LongArrayList();
             final LongArrayList loads = new LongArrayList();
             tree.forEachLeaf((leafKeys, multiplicities, count) -> {
@@ -55,7 +52,62 @@ public final class DistributionTrainer {
                 lows.addLong(leafKeys[0]);
                 loads.addLong(load);
             });
-            return new Trained(lows.toLongArray(), max, loads.toLongArray());
+            return new Trained(lows.toLongArray(), max(keys, from, to), loads.toLongArray());
+        }
+    }
+
+    /**
+     * Learns intervals of at least {@code tuplesPerInterval} training tuples each from {@code keys[from, to)},
+     * cut between distinct keys (one key's duplicates are never split; the last interval may hold fewer).
+     */
+    public static Trained trainByLoad(final long[] keys, final int from, final int to, final int tuplesPerInterval) {
+        checkPrefix(keys, from, to);
+        if (tuplesPerInterval < 1) {
+            throw new IllegalArgumentException("tuplesPerInterval must be at least 1 (got: " + tuplesPerInterval
+                    + ")");
+        }
+        try (BPlusTree tree = count(keys, from, to, PageArena.DEFAULT_PAGE_SIZE)) {
+            final LongArrayList lows = new LongArrayList();
+            final LongArrayList loads = new LongArrayList();
+            final long[] open = {0};
+            tree.forEachLeaf((leafKeys, multiplicities, count) -> {
+                for (int i = 0; i < count; i++) {
+                    if (lows.isEmpty() || open[0] >= tuplesPerInterval) {
+                        if (!lows.isEmpty()) {
+                            loads.addLong(open[0]);
+                        }
+                        lows.addLong(leafKeys[i]);
+                        open[0] = 0;
+                    }
+                    open[0] += multiplicities[i];
+                }
+            });
+            loads.addLong(open[0]);
+            return new Trained(lows.toLongArray(), max(keys, from, to), loads.toLongArray());
+        }
+    }
+
+    /** The training keys in a B+-tree of the given page size, each with its multiplicity. */
+    private static BPlusTree count(final long[] keys, final int from, final int to, final int pageSize) {
+        final BPlusTree tree = Indexes.bPlusTree().pageSize(pageSize).build();
+        for (int i = from; i < to; i++) {
+            tree.put(keys[i], tree.getOrDefault(keys[i], 0L) + 1);
+        }
+        return tree;
+    }
+
+    private static long max(final long[] keys, final int from, final int to) {
+        long max = Long.MIN_VALUE;
+        for (int i = from; i < to; i++) {
+            max = Math.max(max, keys[i]);
+        }
+        return max;
+    }
+
+    private static void checkPrefix(final long[] keys, final int from, final int to) {
+        if (from < 0 || to > keys.length || from >= to) {
+            throw new IllegalArgumentException("training prefix must hold at least one key (range [" + from + ", "
+                    + to + ") of " + keys.length + ")");
         }
     }
 

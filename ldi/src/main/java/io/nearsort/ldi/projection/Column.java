@@ -46,12 +46,18 @@ public record Column(String name, ColumnType type, int width) {
         }
         switch (type) {
             case LONG -> {
-                if (value instanceof Long || value instanceof Integer || value instanceof Short
+                if (value instanceof Long) {
+                    return value;
+                }
+                if (value instanceof Integer || value instanceof Short
                         || value instanceof Byte) {
                     return ((Number) value).longValue();
                 }
             }
             case DOUBLE -> {
+                if (value instanceof Double d && !d.isNaN()) {
+                    return value;
+                }
                 if (value instanceof Double || value instanceof Float) {
                     final double d = ((Number) value).doubleValue();
                     if (Double.isNaN(d)) {
@@ -62,7 +68,7 @@ public record Column(String name, ColumnType type, int width) {
             }
             case FIXED_STRING -> {
                 if (value instanceof String s) {
-                    final int bytes = s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+                    final int bytes = utf8Length(s);
                     if (bytes > width) {
                         throw new IllegalArgumentException("column " + name + " holds at most " + width
                                 + " UTF-8 bytes (got " + bytes + ")");
@@ -82,6 +88,28 @@ public record Column(String name, ColumnType type, int width) {
         }
         throw new IllegalArgumentException("column " + name + " of type " + type + " does not accept a "
                 + value.getClass().getSimpleName() + " (" + value + ")");
+    }
+
+    /** Bytes of {@code s} in UTF-8, without encoding it. */
+    private static int utf8Length(final String s) {
+        int bytes = 0;
+        for (int i = 0; i < s.length(); i++) {
+            final char c = s.charAt(i);
+            if (c < 0x80) {
+                bytes++;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < s.length()
+                    && Character.isLowSurrogate(s.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                bytes++; // an unpaired surrogate: String.getBytes writes '?'
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
     }
 
     /** The column as written into file headers. */

@@ -9,7 +9,9 @@ import io.nearsort.ldi.bucketing.BucketizerBuilder;
  * @param bucketCapacity     rows per bucket (n)
  * @param bufferCapacity     rows in each projection's main buffer (B)
  * @param trainingPrefix     rows each projection trains its distribution on (§3.1)
- * @param fanout             the training tree's fanout (k)
+ * @param fanout             the training tree's fanout (k, §3.1: leaves of k distinct keys become intervals); 0 (the
+ *                           default) cuts the trained keys into intervals of {@code n·trainingPrefix/B} tuples
+ *                           instead, so each interval fills about a bucket per buffer even when keys repeat
  * @param windowSize         rows per time window
  * @param phiMax             split threshold Φmax
  * @param phiMin             merge threshold Φmin
@@ -29,6 +31,10 @@ public record ColumnStoreOptions(int bucketCapacity, int bufferCapacity, int tra
                                  int maintenanceTrigger) {
 
     public ColumnStoreOptions {
+        if (fanout < 0) {
+            throw new IllegalArgumentException("fanout must be 0 (intervals by load) or the k of a k-ary training"
+                    + " tree (got: " + fanout + ")");
+        }
         if (indexNodeUnits < 1 || indexNodeUnits > 256) {
             throw new IllegalArgumentException("indexNodeUnits (k of k·4 KiB IB-tree nodes) must be 1 to 256 (got: "
                     + indexNodeUnits + ")");
@@ -43,13 +49,14 @@ public record ColumnStoreOptions(int bucketCapacity, int bufferCapacity, int tra
     }
 
     /**
-     * Defaults: buckets of 1,024 rows, buffers of 64 buckets, training on one buffer, one reader, θ = 2 for 8,
+     * Defaults: buckets of 1,024 rows, buffers of 64 buckets, training on one buffer into intervals of a bucket's
+     * worth of tuples, one reader, θ = 2 for 8,
      * IB-tree nodes of 4 KiB with 256 cached, background maintenance after 256 non-compacted buckets.
      */
     public static ColumnStoreOptions defaults() {
         return new ColumnStoreOptions(BucketizerBuilder.DEFAULT_BUCKET_CAPACITY,
                 64 * BucketizerBuilder.DEFAULT_BUCKET_CAPACITY, 64 * BucketizerBuilder.DEFAULT_BUCKET_CAPACITY,
-                BucketizerBuilder.DEFAULT_FANOUT, 64 * BucketizerBuilder.DEFAULT_BUCKET_CAPACITY,
+                0, 64 * BucketizerBuilder.DEFAULT_BUCKET_CAPACITY,
                 BucketizerBuilder.DEFAULT_PHI_MAX, BucketizerBuilder.DEFAULT_PHI_MIN, 1, 2.0, 8, 128, 1, 256, 256);
     }
 

@@ -3,13 +3,13 @@ package io.nearsort.ldi.projection;
 import io.nearsort.ldi.bucketing.Arb;
 import io.nearsort.ldi.bucketing.Bucket;
 import io.nearsort.ldi.bucketing.Bucketizer;
+import io.nearsort.ldi.bucketing.BucketizerBuilder;
 import io.nearsort.ldi.bucketing.BucketizerStats;
 import io.nearsort.ldi.bucketing.KeySpan;
 import io.nearsort.ldi.io.BucketLocation;
 import io.nearsort.ldi.io.CorruptFileException;
 import io.nearsort.ldi.io.IoHandler;
 import io.nearsort.ldi.io.RecordFile;
-import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.collections.LongArrayList;
 
 import java.io.IOException;
@@ -41,8 +41,8 @@ final class ProjectionStore implements AutoCloseable {
     private final ExecutorService writer;
     private final int bucketRows;
     private final int maintenanceTrigger;
-    private final Long2ObjectHashMap<Object[]> pending = new Long2ObjectHashMap<>();
-    private final List<StoredBucket> unwritten = new ArrayList<>();
+    private final PendingRows pending = new PendingRows();
+    private final List<Unwritten> unwritten = new ArrayList<>();
     private final List<Future<?>> writes = new ArrayList<>();
     private int nonCompactedSinceMaintenance;
     private int maintenanceRuns;
@@ -64,8 +64,13 @@ final class ProjectionStore implements AutoCloseable {
             data.close();
             throw e;
         }
-        this.bucketizer = Bucketizer.builder()
-                .trainingPrefix(o.trainingPrefix()).fanout(o.fanout())
+        final BucketizerBuilder ldi = Bucketizer.builder().trainingPrefix(o.trainingPrefix());
+        if (o.fanout() > 0) {
+            ldi.fanout(o.fanout());
+        } else {
+            ldi.intervalLoad((int) Math.max(1, (long) o.bucketCapacity() * o.trainingPrefix() / o.bufferCapacity()));
+        }
+        this.bucketizer = ldi
                 .bufferCapacity(o.bufferCapacity()).bucketCapacity(o.bucketCapacity())
                 .windowSize(o.windowSize()).driftThresholds(o.phiMax(), o.phiMin())
                 .onBucket(this::bucketWritten)
@@ -80,30 +85,34 @@ final class ProjectionStore implements AutoCloseable {
     /** Buffers one row's projected values and feeds its key to the LDI. */
     void append(final long rowId, final Object[] row) {
         final Object[] values = layout.project(row);
+        final int slot;
         synchronized (this) {
-            pending.put(rowId, values);
+            slot = pending.add(rowId, values);
         }
-        bucketizer.add(layout.key(values), rowId);
+        bucketizer.add(layout.key(values), slot);
     }
 
     /** The bucketizer's listener: the bucket's rows leave the buffer and go to the writer thread. */
     private void bucketWritten(final Bucket bucket) {
-        final long[] rowIds = bucket.rowRefs();
-        final List<Object[]> rows = new ArrayList<>(rowIds.length);
-        final StoredBucket stored;
+        final long[] slots = bucket.rowRefs();
+        final long[] rowIds = new long[slots.length];
+        final List<Object[]> rows = new ArrayList<>(slots.length);
+        final long[] keys = bucket.keys();
+        final Unwritten u = new Unwritten(keys, rowIds, rows, KeySpan.min(keys), KeySpan.max(keys));
         synchronized (this) {
-            for (long id : rowIds) {
-                rows.add(pending.remove(id));
+            for (int i = 0; i < slots.length; i++) {
+                rowIds[i] = pending.rowId((int) slots[i]);
+                rows.add(pending.remove((int) slots[i]));
             }
-            stored = new StoredBucket(bucket.keys(), rowIds, StoredBucket.columnsOf(layout.columns(), rows),
-                    bucket.intervalLow(), bucket.intervalHigh(), bucket.compacted());
-            unwritten.add(stored);
+            unwritten.add(u);
         }
         writes.add(writer.submit(() -> {
-            final BucketEntry e = write(stored);
+            // Columnar conversion and encoding happen here, off the appending thread.
+            final BucketEntry e = write(new StoredBucket(keys, rowIds, StoredBucket.columnsOf(layout.columns(), rows),
+                    bucket.intervalLow(), bucket.intervalHigh(), bucket.compacted()));
             synchronized (this) {
                 directory.add(e);
-                unwritten.remove(stored);
+                unwritten.remove(u);
             }
             return null;
         }));
@@ -245,14 +254,14 @@ final class ProjectionStore implements AutoCloseable {
     QueryResult query(final long lo, final long hi, final String[] names) throws IOException {
         final QueryResultBuilder out = new QueryResultBuilder(layout, lo, hi, names);
         final List<BucketEntry> onDisk;
-        final List<StoredBucket> inMemory;
+        final List<Unwritten> inMemory;
         final List<Object[]> bufferedRows = new ArrayList<>();
         final LongArrayList bufferedIds = new LongArrayList();
         final LongArrayList bufferedKeys = new LongArrayList();
         synchronized (this) {
             onDisk = directory.search(lo, hi);
             inMemory = new ArrayList<>(unwritten);
-            pending.forEachLong((id, values) -> {
+            pending.forEach((id, values) -> {
                 final long key = layout.key(values);
                 if (key >= lo && key <= hi) {
                     bufferedIds.addLong(id);
@@ -264,9 +273,9 @@ final class ProjectionStore implements AutoCloseable {
         for (StoredBucket b : read(onDisk)) {
             out.add(b);
         }
-        for (StoredBucket b : inMemory) {
-            if (b.high >= lo && b.low <= hi) {
-                out.add(b);
+        for (Unwritten u : inMemory) {
+            if (u.high() >= lo && u.low() <= hi) {
+                out.add(StoredBucket.ofRows(layout.columns(), u.keys(), u.rowIds(), u.rows()));
             }
         }
         if (!bufferedRows.isEmpty()) {
@@ -274,6 +283,10 @@ final class ProjectionStore implements AutoCloseable {
                     bufferedRows));
         }
         return out.build(onDisk.size());
+    }
+
+    /** A bucket the LDI emitted that the writer thread has not stored yet: its rows as appended. */
+    private record Unwritten(long[] keys, long[] rowIds, List<Object[]> rows, long low, long high) {
     }
 
     ProjectionLayout layout() {

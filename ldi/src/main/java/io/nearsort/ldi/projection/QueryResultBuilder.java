@@ -65,19 +65,16 @@ public final class QueryResultBuilder {
         }
         StableMergeSort.sortStable(sortKeys, pos, 0, n);
         final long[] outIds = new long[n];
-        final Object[] values = new Object[columns.size()];
-        for (int c = 0; c < values.length; c++) {
-            values[c] = StoredBucket.newColumn(columns.get(c).type(), n);
-        }
+        final int[] from = new int[n];
+        final int[] rows = new int[n];
         for (int i = 0; i < n; i++) {
             final int match = (int) pos[i];
             outIds[i] = ids.getLong(match);
-            final StoredBucket source = sources.get(sourceOf.getInt(match));
-            final int row = rowOf.getInt(match);
-            for (int c = 0; c < values.length; c++) {
-                StoredBucket.copyValue(source.columns[wanted[c]], row, values[c], i);
-            }
+            from[i] = sourceOf.getInt(match);
+            rows[i] = rowOf.getInt(match);
         }
+        final Object[] values = StoredBucket.gatherColumns(columns, wanted,
+                sources.toArray(new StoredBucket[0]), from, rows, n);
         return new QueryResult(columns, outIds, values, blocksRead, scanned);
     }
 }

@@ -41,45 +41,41 @@ public final class StoredBucket {
         this.high = KeySpan.max(keys);
     }
 
-    /** An empty column of {@code n} values of {@code type}: long[], double[] or String[]. */
-    static Object newColumn(final ColumnType type, final int n) {
-        return switch (type) {
-            case LONG -> new long[n];
-            case DOUBLE -> new double[n];
-            default -> new String[n];
-        };
-    }
 
     /** Turns rows of projected values (boxed, in {@code layout} order) into columns. */
     static Object[] columnsOf(final List<Column> layout, final List<Object[]> rows) {
         final int n = rows.size();
         final Object[] columns = new Object[layout.size()];
+        final Object[][] byRow = rows.toArray(new Object[0][]);
+        // Column by column, so each inner loop has one type.
         for (int c = 0; c < columns.length; c++) {
-            columns[c] = newColumn(layout.get(c).type(), n);
-        }
-        for (int i = 0; i < n; i++) {
-            final Object[] values = rows.get(i);
-            for (int c = 0; c < columns.length; c++) {
-                switch (layout.get(c).type()) {
-                    case LONG -> ((long[]) columns[c])[i] = (Long) values[c];
-                    case DOUBLE -> ((double[]) columns[c])[i] = (Double) values[c];
-                    default -> ((String[]) columns[c])[i] = (String) values[c];
+            switch (layout.get(c).type()) {
+                case LONG -> {
+                    final long[] col = new long[n];
+                    for (int i = 0; i < n; i++) {
+                        col[i] = (Long) byRow[i][c];
+                    }
+                    columns[c] = col;
+                }
+                case DOUBLE -> {
+                    final double[] col = new double[n];
+                    for (int i = 0; i < n; i++) {
+                        col[i] = (Double) byRow[i][c];
+                    }
+                    columns[c] = col;
+                }
+                default -> {
+                    final String[] col = new String[n];
+                    for (int i = 0; i < n; i++) {
+                        col[i] = (String) byRow[i][c];
+                    }
+                    columns[c] = col;
                 }
             }
         }
         return columns;
     }
 
-    /** Copies value {@code from} of {@code source} to position {@code to} of {@code target} (same type). */
-    static void copyValue(final Object source, final int from, final Object target, final int to) {
-        if (source instanceof long[] l) {
-            ((long[]) target)[to] = l[from];
-        } else if (source instanceof double[] d) {
-            ((double[]) target)[to] = d[from];
-        } else {
-            ((String[]) target)[to] = ((String[]) source)[from];
-        }
-    }
 
     /** A block of rows in arrival order (projected values in {@code layout} order); its interval is its key span. */
     public static StoredBucket ofRows(final List<Column> layout, final long[] keys, final long[] rowIds,
@@ -115,19 +111,54 @@ public final class StoredBucket {
                                       final int[] rows, final int n, final boolean compacted) {
         final long[] keys = new long[n];
         final long[] ids = new long[n];
-        final Object[] columns = new Object[layout.size()];
-        for (int c = 0; c < columns.length; c++) {
-            columns[c] = newColumn(layout.get(c).type(), n);
-        }
+        final StoredBucket[] src = sources.toArray(new StoredBucket[0]);
         for (int i = 0; i < n; i++) {
-            final StoredBucket s = sources.get(from[i]);
-            keys[i] = s.keys[rows[i]];
-            ids[i] = s.rowIds[rows[i]];
-            for (int c = 0; c < columns.length; c++) {
-                copyValue(s.columns[c], rows[i], columns[c], i);
+            keys[i] = src[from[i]].keys[rows[i]];
+            ids[i] = src[from[i]].rowIds[rows[i]];
+        }
+        final int[] all = new int[layout.size()];
+        for (int c = 0; c < all.length; c++) {
+            all[c] = c;
+        }
+        final Object[] columns = gatherColumns(layout, all, src, from, rows, n);
+        return new StoredBucket(keys, ids, columns, KeySpan.min(keys), KeySpan.max(keys), compacted);
+    }
+
+    /**
+     * Columns {@code wanted} (positions in the sources) of {@code n} rows: row {@code i} is row {@code rows[i]} of
+     * {@code src[from[i]]}; {@code types} are the wanted columns'.
+     */
+    static Object[] gatherColumns(final List<Column> types, final int[] wanted, final StoredBucket[] src,
+                                  final int[] from, final int[] rows, final int n) {
+        final Object[] columns = new Object[wanted.length];
+        // Column by column, so each inner loop has one type.
+        for (int c = 0; c < columns.length; c++) {
+            final int w = wanted[c];
+            switch (types.get(c).type()) {
+                case LONG -> {
+                    final long[] col = new long[n];
+                    for (int i = 0; i < n; i++) {
+                        col[i] = ((long[]) src[from[i]].columns[w])[rows[i]];
+                    }
+                    columns[c] = col;
+                }
+                case DOUBLE -> {
+                    final double[] col = new double[n];
+                    for (int i = 0; i < n; i++) {
+                        col[i] = ((double[]) src[from[i]].columns[w])[rows[i]];
+                    }
+                    columns[c] = col;
+                }
+                default -> {
+                    final String[] col = new String[n];
+                    for (int i = 0; i < n; i++) {
+                        col[i] = ((String[]) src[from[i]].columns[w])[rows[i]];
+                    }
+                    columns[c] = col;
+                }
             }
         }
-        return new StoredBucket(keys, ids, columns, KeySpan.min(keys), KeySpan.max(keys), compacted);
+        return columns;
     }
 
     /** Rows in the block. */

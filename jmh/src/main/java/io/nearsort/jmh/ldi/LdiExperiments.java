@@ -1,0 +1,417 @@
+package io.nearsort.jmh.ldi;
+
+import io.nearsort.ldi.baselines.BaselineStore;
+import io.nearsort.ldi.io.IoStats;
+import io.nearsort.ldi.projection.ColumnStore;
+import io.nearsort.ldi.projection.ColumnType;
+import io.nearsort.ldi.projection.ColumnarStore;
+import io.nearsort.ldi.projection.KeyCodec;
+import io.nearsort.ldi.projection.MaintenanceReport;
+import io.nearsort.ldi.projection.Projection;
+import io.nearsort.ldi.projection.QueryResult;
+import io.nearsort.ldi.projection.TableLayout;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+
+/**
+ * The LDI paper's evaluation (§5) as a harness — single timed runs of whole loads and query sets, which JMH's
+ * repeated invocations do not fit. Prints Markdown tables.
+ * <ul>
+ *   <li>{@code load}: Figures 7–8. Loading time of LDI, Col_LSM-like (leveled and tiered) and Sorted_Col (whose
+ *       time includes its clustering), next to Write_MAX, the device's sequential write time for LDI's bytes
+ *       measured in the same run; then LDI maintenance (§3.3) with ARB before and after.</li>
+ *   <li>{@code query}: Figure 9. The range queries of Table 6 (selectivity 0.3%–15%) on the first two projections,
+ *       for LDI, LDI_Par (4 readers), Sorted_Col and both LSM-like stores. Every store's answer sizes are
+ *       cross-checked.</li>
+ *   <li>{@code threads}: the I/O handler's reader threads (Eq. 9) swept from 1 to 8, with one and with four
+ *       concurrent clients.</li>
+ * </ul>
+ * {@code --cold} drops the OS page cache before every query (needs root); otherwise reads are served warm.
+ *
+ * <pre>
+ * java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -cp jmh/target/benchmarks.jar \
+ *     io.nearsort.jmh.ldi.LdiExperiments load nyc:1000000
+ * </pre>
+ */
+public final class LdiExperiments {
+    /** Table 6: selectivities of Q1–Q10. */
+    static final double[] SELECTIVITY = {0.003, 0.006, 0.015, 0.026, 0.050, 0.067, 0.083, 0.100, 0.130, 0.150};
+    private static final int POSITIONS = 5;
+
+    private final BenchTable table;
+    private final Path root;
+    private final boolean cold;
+    private final PrintStream out = System.out;
+
+    private LdiExperiments(final BenchTable table, final Path root, final boolean cold) {
+        this.table = table;
+        this.root = root;
+        this.cold = cold;
+    }
+
+    public static void main(final String[] args) throws Exception {
+        if (args.length < 2 || !List.of("load", "query", "threads").contains(args[0])
+                || !(args[1].startsWith("nyc:") || args[1].startsWith("lineitem:"))) {
+            System.err.println("usage: LdiExperiments load|query|threads nyc:ROWS|lineitem:SCALE_FACTOR [--cold]");
+            System.exit(2);
+        }
+        final boolean cold = List.of(args).contains("--cold");
+        final String[] spec = args[1].split(":", 2);
+        final long start = System.nanoTime();
+        final BenchTable table = spec[0].equals("nyc") ? new NycLikeTable(Integer.parseInt(spec[1]), 42)
+                : new LineitemTable(Double.parseDouble(spec[1]));
+        final Path root = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "ldi-experiments");
+        final LdiExperiments x = new LdiExperiments(table, root, cold);
+        x.out.printf(Locale.ROOT, "%s: %,d rows, %d columns, projections %s; generated in %.1f s; %s reads%n%n",
+                table.name(), table.rows(), table.schema().size(), x.shapes(), seconds(start),
+                cold ? "cold (page cache dropped before each query)" : "warm");
+        try {
+            switch (args[0]) {
+                case "load" -> x.load();
+                case "query" -> x.query();
+                default -> x.threads();
+            }
+        } finally {
+            deleteTree(root);
+        }
+    }
+
+    private String shapes() {
+        final List<String> s = new ArrayList<>();
+        for (Projection p : table.projections()) {
+            s.add(p.name() + " (" + p.columns().size() + " on " + p.key() + ")");
+        }
+        return String.join(", ", s);
+    }
+
+    /** Appends every row and flushes; returns seconds. */
+    private double loadInto(final ColumnarStore store) throws IOException {
+        final long start = System.nanoTime();
+        for (int i = 0; i < table.rows(); i++) {
+            store.append(table.row(i));
+        }
+        store.flush();
+        return seconds(start);
+    }
+
+    private void load() throws IOException {
+        out.println("| store | load s | k rows/s | MB on disk | MB written | x Write_MAX | x LDI |");
+        out.println("|---|---:|---:|---:|---:|---:|---:|");
+        final Map<StoreKind, double[]> results = new EnumMap<>(StoreKind.class);
+        long ldiBytes = 0;
+        for (StoreKind kind : StoreKind.selected()) {
+            final Path dir = root.resolve(kind.name());
+            final double[] r = new double[3];
+            try (ColumnarStore store = kind.open(dir, table)) {
+                r[0] = loadInto(store);
+                r[1] = directoryBytes(dir);
+                r[2] = bytesWritten(store, r[1]);
+            }
+            if (kind == StoreKind.LDI) {
+                ldiBytes = (long) r[1];
+            }
+            results.put(kind, r);
+        }
+        final double writeMax = writeMax(ldiBytes);
+        final double ldi = results.get(StoreKind.LDI)[0];
+        if (results.size() == 1) {
+            out.printf(Locale.ROOT, "LDI: %.2f s, Write_MAX %.2f s%n", ldi, writeMax);
+            return;
+        }
+        results.forEach((kind, r) -> out.printf(Locale.ROOT, "| %s | %.2f | %.0f | %.1f | %.1f | %.2f | %.2f |%n",
+                kind.label, r[0], table.rows() / r[0] / 1e3, r[1] / 1e6, r[2] / 1e6, r[0] / writeMax, r[0] / ldi));
+        out.printf(Locale.ROOT, "| Write_MAX (LDI's bytes, sequential, forced) | %.2f | | | %.1f | 1.00 | %.2f |%n",
+                writeMax, ldiBytes / 1e6, writeMax / ldi);
+        final double rowsOnly = rowsOnly();
+        out.printf(Locale.ROOT, "| (making the rows alone, included above) | %.2f | %.0f | | | | %.2f |%n%n",
+                rowsOnly, table.rows() / rowsOnly / 1e3, rowsOnly / ldi);
+
+        out.println("LDI maintenance (§3.3) on the loaded store, per projection:");
+        out.println();
+        out.println("| projection | buckets | non-compacted | merged | written | ARB before | ARB after | s |");
+        out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
+        try (ColumnStore ldiStore = ColumnStore.open(root.resolve(StoreKind.LDI.name()), table.schema(),
+                table.projections(), StoreKind.ldiOptions(1))) {
+            for (Projection p : table.projections()) {
+                final var before = ldiStore.stats(p.name());
+                final long start = System.nanoTime();
+                final MaintenanceReport m = ldiStore.maintain(p.name());
+                out.printf(Locale.ROOT, "| %s | %d | %d | %d | %d | %.4f | %.4f | %.2f |%n", p.name(),
+                        before.buckets(), before.nonCompacted(), m.bucketsMerged(), m.bucketsWritten(), m.arbBefore(),
+                        m.arbAfter(), seconds(start));
+            }
+        }
+        out.println();
+    }
+
+    /** Seconds to make and check every row without storing it: the part of each load time that is not the store's. */
+    private double rowsOnly() {
+        final TableLayout layout = new TableLayout(
+                table.schema(), table.projections());
+        long sink = 0;
+        final long start = System.nanoTime();
+        for (int i = 0; i < table.rows(); i++) {
+            sink += layout.check(table.row(i)).length;
+        }
+        final double s = seconds(start);
+        if (sink != (long) table.rows() * table.schema().size()) {
+            throw new IllegalStateException("rows lost");
+        }
+        return s;
+    }
+
+    /** Bytes the store wrote: its files for LDI and Sorted_Col's final state plus every merge for the baselines. */
+    private long bytesWritten(final ColumnarStore store, final double onDisk) {
+        if (store instanceof BaselineStore b) {
+            long sum = 0;
+            for (Projection p : table.projections()) {
+                sum += b.stats(p.name()).bytesWritten();
+            }
+            return sum;
+        }
+        return (long) onDisk;
+    }
+
+    /** Seconds to write {@code bytes} sequentially in 1 MiB requests and force them: the device's Write_MAX. */
+    private double writeMax(final long bytes) throws IOException {
+        final Path file = root.resolve("write-max.bin");
+        final ByteBuffer chunk = ByteBuffer.allocateDirect(1 << 20);
+        final SplittableRandom rnd = new SplittableRandom(1);
+        while (chunk.hasRemaining()) {
+            chunk.putLong(rnd.nextLong());
+        }
+        final long start = System.nanoTime();
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            long written = 0;
+            while (written < bytes) {
+                chunk.clear().limit((int) Math.min(chunk.capacity(), bytes - written));
+                while (chunk.hasRemaining()) {
+                    written += ch.write(chunk);
+                }
+            }
+            ch.force(true);
+        }
+        final double s = seconds(start);
+        Files.delete(file);
+        return s;
+    }
+
+    /** One query of Table 6: a key range holding {@code selectivity} of the rows. */
+    private record RangeQuery(String label, String projection, long lo, long hi, long expectedRows) {
+    }
+
+    private List<RangeQuery> queries(final Projection p, final double[] selectivities) {
+        final long[] keys = table.keys(p.name());
+        final long[] sorted = keys.clone();
+        Arrays.sort(sorted);
+        final SplittableRandom rnd = new SplittableRandom(p.name().hashCode());
+        final List<RangeQuery> qs = new ArrayList<>();
+        for (int q = 0; q < selectivities.length; q++) {
+            final int span = (int) Math.round(selectivities[q] * sorted.length);
+            for (int i = 0; i < POSITIONS; i++) {
+                final int from = rnd.nextInt(Math.max(1, sorted.length - span));
+                final long lo = sorted[from];
+                final long hi = sorted[Math.min(sorted.length - 1, from + span - 1)];
+                long expected = 0;
+                for (long k : keys) {
+                    expected += k >= lo && k <= hi ? 1 : 0;
+                }
+                qs.add(new RangeQuery("Q" + (q + 1), p.name(), lo, hi, expected));
+            }
+        }
+        return qs;
+    }
+
+    /** Runs one query with every column of its projection; checks the answer's size. */
+    private QueryResult run(final ColumnarStore store, final RangeQuery q) throws IOException {
+        final Projection p = table.projections().stream().filter(x -> x.name().equals(q.projection())).findFirst()
+                .orElseThrow();
+        final String[] columns = p.columns().toArray(String[]::new);
+        final QueryResult r = table.schema().column(p.key()).type() == ColumnType.LONG
+                ? store.query(q.projection(), q.lo(), q.hi(), columns)
+                : store.query(q.projection(), KeyCodec.toDouble(q.lo()), KeyCodec.toDouble(q.hi()), columns);
+        if (r.size() != q.expectedRows()) {
+            throw new IllegalStateException(q.label() + " on " + q.projection() + " returned " + r.size()
+                    + " rows, expected " + q.expectedRows());
+        }
+        return r;
+    }
+
+    /** Milliseconds per query of each label, after one untimed warm-up pass. */
+    private Map<String, Double> timeQueries(final ColumnarStore store, final List<RangeQuery> qs,
+                                            final long[] scanned) throws IOException {
+        for (RangeQuery q : qs) {
+            run(store, q);
+        }
+        final Map<String, Double> ms = new LinkedHashMap<>();
+        for (RangeQuery q : qs) {
+            dropCaches();
+            final long start = System.nanoTime();
+            final QueryResult r = run(store, q);
+            ms.merge(q.label(), (System.nanoTime() - start) / 1e6 / POSITIONS, Double::sum);
+            scanned[0] += r.rowsScanned();
+            scanned[1] += r.size();
+        }
+        return ms;
+    }
+
+    private void query() throws Exception {
+        final Map<String, ColumnarStore> stores = new LinkedHashMap<>();
+        final Path ldiDir = root.resolve(StoreKind.LDI.name());
+        try {
+            for (StoreKind kind : StoreKind.values()) {
+                final ColumnarStore s = kind.open(root.resolve(kind.name()), table);
+                loadInto(s);
+                if (kind == StoreKind.LDI) {
+                    s.close();
+                } else {
+                    stores.put(kind.label, s);
+                }
+            }
+            stores.put("LDI", ColumnStore.open(ldiDir, table.schema(), table.projections(), StoreKind.ldiOptions(1)));
+            stores.put("LDI_Par (4 readers)", ColumnStore.open(ldiDir, table.schema(), table.projections(),
+                    StoreKind.ldiOptions(4)));
+            for (Projection p : table.projections().subList(0, 2)) {
+                final List<RangeQuery> qs = queries(p, SELECTIVITY);
+                out.printf(Locale.ROOT, "%s (%d columns), ms per query (mean of %d positions):%n%n", p.name(),
+                        p.columns().size(), POSITIONS);
+                final Map<String, Map<String, Double>> byStore = new LinkedHashMap<>();
+                final Map<String, long[]> scanned = new LinkedHashMap<>();
+                for (Map.Entry<String, ColumnarStore> e : order(stores)) {
+                    final long[] s = new long[2];
+                    byStore.put(e.getKey(), timeQueries(e.getValue(), qs, s));
+                    scanned.put(e.getKey(), s);
+                }
+                out.print("| query | selectivity |");
+                byStore.keySet().forEach(k -> out.print(" " + k + " |"));
+                out.println();
+                out.print("|---|---:|");
+                byStore.keySet().forEach(k -> out.print("---:|"));
+                out.println();
+                for (int q = 0; q < SELECTIVITY.length; q++) {
+                    final String label = "Q" + (q + 1);
+                    out.printf(Locale.ROOT, "| %s | %.1f%% |", label, SELECTIVITY[q] * 100);
+                    byStore.values().forEach(m -> out.printf(Locale.ROOT, " %.1f |", m.get(label)));
+                    out.println();
+                }
+                out.print("| rows scanned / returned | |");
+                scanned.values().forEach(s -> out.printf(Locale.ROOT, " %.3f |", (double) s[0] / s[1]));
+                out.println();
+                out.println();
+            }
+        } finally {
+            for (ColumnarStore s : stores.values()) {
+                s.close();
+            }
+        }
+    }
+
+    private static List<Map.Entry<String, ColumnarStore>> order(final Map<String, ColumnarStore> stores) {
+        final List<Map.Entry<String, ColumnarStore>> e = new ArrayList<>(stores.entrySet());
+        e.sort(Comparator.comparing(x -> !x.getKey().startsWith("LDI")));
+        return e;
+    }
+
+    private void threads() throws Exception {
+        final Path dir = root.resolve(StoreKind.LDI.name());
+        try (ColumnarStore s = StoreKind.LDI.open(dir, table)) {
+            loadInto(s);
+        }
+        final Projection p = table.projections().get(0);
+        final List<RangeQuery> qs = queries(p, Arrays.copyOfRange(SELECTIVITY, 4, 10));
+        out.printf(Locale.ROOT, "%s, Q5–Q10 (%d queries), all %d columns; seconds per query set%n%n", p.name(),
+                qs.size(), p.columns().size());
+        out.println("| reader threads | 1 client s | 4 clients s | requests | de-duplicated | extents | single |");
+        out.println("|---:|---:|---:|---:|---:|---:|---:|");
+        for (int threads : new int[] {1, 2, 4, 8}) {
+            try (ColumnStore store = ColumnStore.open(dir, table.schema(), table.projections(),
+                    StoreKind.ldiOptions(threads))) {
+                for (RangeQuery q : qs) {
+                    run(store, q);
+                }
+                long start = System.nanoTime();
+                for (RangeQuery q : qs) {
+                    dropCaches();
+                    run(store, q);
+                }
+                final double one = seconds(start);
+                dropCaches();
+                final ExecutorService clients = Executors.newFixedThreadPool(4);
+                start = System.nanoTime();
+                final List<Future<?>> done = new ArrayList<>();
+                for (int c = 0; c < 4; c++) {
+                    done.add(clients.submit(() -> {
+                        for (RangeQuery q : qs) {
+                            run(store, q);
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : done) {
+                    f.get();
+                }
+                final double four = seconds(start);
+                clients.shutdown();
+                final IoStats io = store.ioStats();
+                out.printf(Locale.ROOT, "| %d | %.3f | %.3f | %d | %d | %d | %d |%n", threads, one, four,
+                        io.bucketRequests(), io.deduplicated(), io.extentReads(), io.singleReads());
+            }
+        }
+        out.println();
+    }
+
+    /** Drops the OS page cache when {@code --cold} was given (Linux, root). */
+    private void dropCaches() throws IOException {
+        if (!cold) {
+            return;
+        }
+        try {
+            new ProcessBuilder("sync").inheritIO().start().waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while syncing", e);
+        }
+        Files.writeString(Path.of("/proc/sys/vm/drop_caches"), "3");
+    }
+
+    private static long directoryBytes(final Path dir) throws IOException {
+        long sum = 0;
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                sum += Files.size(f);
+            }
+        }
+        return sum;
+    }
+
+    private static void deleteTree(final Path dir) throws IOException {
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path f : all.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(f);
+            }
+        }
+    }
+
+    private static double seconds(final long startNanos) {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+}
