@@ -2,6 +2,7 @@ package io.nearsort.jmh.ldi;
 
 import io.nearsort.ldi.baselines.BaselineStore;
 import io.nearsort.ldi.io.IoStats;
+import io.nearsort.ldi.io.ThetaCalibration;
 import io.nearsort.ldi.projection.ColumnStore;
 import io.nearsort.ldi.projection.ColumnType;
 import io.nearsort.ldi.projection.ColumnarStore;
@@ -150,7 +151,7 @@ public final class LdiExperiments {
         out.println("| projection | buckets | non-compacted | merged | written | ARB before | ARB after | s |");
         out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
         try (ColumnStore ldiStore = ColumnStore.open(root.resolve(StoreKind.LDI.name()), table.schema(),
-                table.projections(), StoreKind.ldiOptions(1))) {
+                table.projections(), StoreKind.ldiOptions(1, 2.0))) {
             for (Projection p : table.projections()) {
                 final var before = ldiStore.stats(p.name());
                 final long start = System.nanoTime();
@@ -259,6 +260,7 @@ public final class LdiExperiments {
     /** Milliseconds per query of each label, after one untimed warm-up pass. */
     private Map<String, Double> timeQueries(final ColumnarStore store, final List<RangeQuery> qs,
                                             final long[] scanned) throws IOException {
+        // scanned: rows examined and returned over all queries, then over Q1's.
         for (RangeQuery q : qs) {
             run(store, q);
         }
@@ -270,6 +272,10 @@ public final class LdiExperiments {
             ms.merge(q.label(), (System.nanoTime() - start) / 1e6 / POSITIONS, Double::sum);
             scanned[0] += r.rowsScanned();
             scanned[1] += r.size();
+            if (q.label().equals("Q1")) {
+                scanned[2] += r.rowsScanned();
+                scanned[3] += r.size();
+            }
         }
         return ms;
     }
@@ -287,9 +293,11 @@ public final class LdiExperiments {
                     stores.put(kind.label, s);
                 }
             }
-            stores.put("LDI", ColumnStore.open(ldiDir, table.schema(), table.projections(), StoreKind.ldiOptions(1)));
+            final double theta = calibrateTheta(ldiDir);
+            stores.put("LDI", ColumnStore.open(ldiDir, table.schema(), table.projections(),
+                    StoreKind.ldiOptions(1, theta)));
             stores.put("LDI_Par (4 readers)", ColumnStore.open(ldiDir, table.schema(), table.projections(),
-                    StoreKind.ldiOptions(4)));
+                    StoreKind.ldiOptions(4, theta)));
             for (Projection p : table.projections().subList(0, 2)) {
                 final List<RangeQuery> qs = queries(p, SELECTIVITY);
                 out.printf(Locale.ROOT, "%s (%d columns), ms per query (mean of %d positions):%n%n", p.name(),
@@ -297,7 +305,7 @@ public final class LdiExperiments {
                 final Map<String, Map<String, Double>> byStore = new LinkedHashMap<>();
                 final Map<String, long[]> scanned = new LinkedHashMap<>();
                 for (Map.Entry<String, ColumnarStore> e : order(stores)) {
-                    final long[] s = new long[2];
+                    final long[] s = new long[4];
                     byStore.put(e.getKey(), timeQueries(e.getValue(), qs, s));
                     scanned.put(e.getKey(), s);
                 }
@@ -313,7 +321,10 @@ public final class LdiExperiments {
                     byStore.values().forEach(m -> out.printf(Locale.ROOT, " %.1f |", m.get(label)));
                     out.println();
                 }
-                out.print("| rows scanned / returned | |");
+                out.print("| rows scanned / returned, Q1 | |");
+                scanned.values().forEach(s -> out.printf(Locale.ROOT, " %.2f |", (double) s[2] / s[3]));
+                out.println();
+                out.print("| rows scanned / returned, all | |");
                 scanned.values().forEach(s -> out.printf(Locale.ROOT, " %.3f |", (double) s[0] / s[1]));
                 out.println();
                 out.println();
@@ -336,7 +347,13 @@ public final class LdiExperiments {
         try (ColumnarStore s = StoreKind.LDI.open(dir, table)) {
             loadInto(s);
         }
-        final Projection p = table.projections().get(0);
+        final double theta = calibrateTheta(dir);
+        for (Projection p : table.projections().subList(0, 2)) {
+            sweepReaders(dir, p, theta);
+        }
+    }
+
+    private void sweepReaders(final Path dir, final Projection p, final double theta) throws Exception {
         final List<RangeQuery> qs = queries(p, Arrays.copyOfRange(SELECTIVITY, 4, 10));
         out.printf(Locale.ROOT, "%s, Q5–Q10 (%d queries), all %d columns; seconds per query set%n%n", p.name(),
                 qs.size(), p.columns().size());
@@ -344,7 +361,7 @@ public final class LdiExperiments {
         out.println("|---:|---:|---:|---:|---:|---:|---:|");
         for (int threads : new int[] {1, 2, 4, 8}) {
             try (ColumnStore store = ColumnStore.open(dir, table.schema(), table.projections(),
-                    StoreKind.ldiOptions(threads))) {
+                    StoreKind.ldiOptions(threads, theta))) {
                 for (RangeQuery q : qs) {
                     run(store, q);
                 }
@@ -377,6 +394,24 @@ public final class LdiExperiments {
             }
         }
         out.println();
+    }
+
+    /**
+     * Eq. 8's θ measured on this device for groups of {@link StoreKind#THETA_GROUP} buckets of the first
+     * projection's mean bucket size (the file read is fresh; with {@code --cold} the cache is dropped first).
+     */
+    private double calibrateTheta(final Path ldiDir) throws IOException {
+        final String first = table.projections().get(0).name();
+        final long bytes = Files.size(ldiDir.resolve(first + ".ldi"));
+        final int buckets;
+        try (ColumnStore s = ColumnStore.open(ldiDir, table.schema(), table.projections(),
+                StoreKind.ldiOptions(1, 2.0))) {
+            buckets = s.stats(first).buckets();
+        }
+        final double theta = ThetaCalibration.measure(root, (int) (bytes / buckets), StoreKind.THETA_GROUP);
+        out.printf(Locale.ROOT, "θ (Eq. 8) measured for groups of %d buckets of %,d bytes: %.2f%n%n",
+                StoreKind.THETA_GROUP, bytes / buckets, theta);
+        return theta;
     }
 
     /** Drops the OS page cache when {@code --cold} was given (Linux, root). */

@@ -44,14 +44,17 @@ enum StoreKind {
     }
 
     /** LDI without background maintenance (the paper's load measures LDI alone). */
-    static ColumnStoreOptions ldiOptions(final int readers) {
+    static ColumnStoreOptions ldiOptions(final int readers, final double theta) {
         return ColumnStoreOptions.defaults().withBuckets(BUCKET_ROWS, BUFFER_ROWS).withMaintenance(0)
-                .withReaders(readers, 2.0, 8);
+                .withReaders(readers, theta, THETA_GROUP);
     }
+
+    /** g: θ is measured for groups of this many buckets. */
+    static final int THETA_GROUP = 8;
 
     ColumnarStore open(final Path dir, final BenchTable t) throws IOException {
         return switch (this) {
-            case LDI -> ColumnStore.open(dir, t.schema(), t.projections(), ldiOptions(1));
+            case LDI -> ColumnStore.open(dir, t.schema(), t.projections(), ldiOptions(1, 2.0));
             case LSM_LEVELED -> new LsmColumnStore(dir, t.schema(), t.projections(), MergePolicy.LEVELED,
                     BUFFER_ROWS, RATIO, BUCKET_ROWS);
             case LSM_TIERED -> new LsmColumnStore(dir, t.schema(), t.projections(), MergePolicy.TIERED,

@@ -50,14 +50,15 @@ public record ColumnStoreOptions(int bucketCapacity, int bufferCapacity, int tra
 
     /**
      * Defaults: buckets of 1,024 rows, buffers of 64 buckets, training on one buffer into intervals of a bucket's
-     * worth of tuples, one reader, θ = 2 for 8,
+     * worth of tuples, one reader, θ = 8 for groups of 8 (so only adjacent wanted buckets are read as one extent
+     * until θ is measured for the device with {@link io.nearsort.ldi.io.ThetaCalibration}),
      * IB-tree nodes of 4 KiB with 256 cached, background maintenance after 256 non-compacted buckets.
      */
     public static ColumnStoreOptions defaults() {
         return new ColumnStoreOptions(BucketizerBuilder.DEFAULT_BUCKET_CAPACITY,
                 64 * BucketizerBuilder.DEFAULT_BUCKET_CAPACITY, 64 * BucketizerBuilder.DEFAULT_BUCKET_CAPACITY,
                 0, 64 * BucketizerBuilder.DEFAULT_BUCKET_CAPACITY,
-                BucketizerBuilder.DEFAULT_PHI_MAX, BucketizerBuilder.DEFAULT_PHI_MIN, 1, 2.0, 8, 128, 1, 256, 256);
+                BucketizerBuilder.DEFAULT_PHI_MAX, BucketizerBuilder.DEFAULT_PHI_MIN, 1, 8.0, 8, 128, 1, 256, 256);
     }
 
     public ColumnStoreOptions withBuckets(final int bucketRows, final int bufferRows) {
