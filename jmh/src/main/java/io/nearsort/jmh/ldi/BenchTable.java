@@ -6,19 +6,35 @@ import io.nearsort.ldi.projection.Schema;
 import java.util.List;
 
 /** A table held in memory column by column, appended row by row to every store the experiments compare. */
-interface BenchTable {
-    String name();
+abstract class BenchTable {
+    private final String name;
+    private final Schema schema;
+    private final List<Projection> projections;
 
-    Schema schema();
+    BenchTable(final String name, final Schema schema, final List<Projection> projections) {
+        this.name = name;
+        this.schema = schema;
+        this.projections = projections;
+    }
+
+    final String name() {
+        return name;
+    }
+
+    final Schema schema() {
+        return schema;
+    }
 
     /** Three projections, shaped like the paper's (§5: 29, 4 and 5 columns for NYC). */
-    List<Projection> projections();
+    final List<Projection> projections() {
+        return projections;
+    }
 
-    int rows();
+    abstract int rows();
 
     /** Row {@code i}, values in schema order (boxed on demand, the same cost for every store). */
-    Object[] row(int i);
+    abstract Object[] row(int i);
 
     /** The ordered keys of {@code projection} (as the stores order them), in arrival order. */
-    long[] keys(String projection);
+    abstract long[] keys(String projection);
 }

@@ -16,15 +16,15 @@ import java.util.List;
  * l_shipdate, days since 1970, spread over seven years in every order) and {@code by_price} (5 columns, keyed on
  * l_extendedprice, in no order).
  */
-final class LineitemTable implements BenchTable {
-    private final Schema schema = Schema.of(Column.longColumn("l_orderkey"), Column.longColumn("l_partkey"),
+final class LineitemTable extends BenchTable {
+    private static final Schema SCHEMA = Schema.of(Column.longColumn("l_orderkey"), Column.longColumn("l_partkey"),
             Column.longColumn("l_suppkey"), Column.longColumn("l_linenumber"), Column.longColumn("l_quantity"),
             Column.doubleColumn("l_extendedprice"), Column.doubleColumn("l_discount"), Column.doubleColumn("l_tax"),
             Column.fixedString("l_returnflag", 1), Column.fixedString("l_linestatus", 1),
             Column.longColumn("l_shipdate"), Column.longColumn("l_commitdate"), Column.longColumn("l_receiptdate"),
             Column.fixedString("l_shipinstruct", 25), Column.fixedString("l_shipmode", 10),
             Column.varString("l_comment"));
-    private final List<Projection> projections = List.of(
+    private static final List<Projection> PROJECTIONS = List.of(
             Projection.of("by_order", "l_orderkey", "l_orderkey", "l_partkey", "l_suppkey", "l_linenumber",
                     "l_quantity", "l_comment"),
             Projection.of("by_shipdate", "l_shipdate", "l_shipdate", "l_commitdate", "l_receiptdate",
@@ -32,37 +32,21 @@ final class LineitemTable implements BenchTable {
             Projection.of("by_price", "l_extendedprice", "l_extendedprice", "l_discount", "l_tax", "l_returnflag",
                     "l_linestatus"));
     private final List<LineItem> items = new ArrayList<>();
-    private final double scaleFactor;
 
     LineitemTable(final double scaleFactor) {
-        this.scaleFactor = scaleFactor;
+        super("lineitem SF " + scaleFactor, SCHEMA, PROJECTIONS);
         for (LineItem item : new LineItemGenerator(scaleFactor, 1, 1)) {
             items.add(item);
         }
     }
 
     @Override
-    public String name() {
-        return "lineitem SF " + scaleFactor;
-    }
-
-    @Override
-    public Schema schema() {
-        return schema;
-    }
-
-    @Override
-    public List<Projection> projections() {
-        return projections;
-    }
-
-    @Override
-    public int rows() {
+    int rows() {
         return items.size();
     }
 
     @Override
-    public Object[] row(final int i) {
+    Object[] row(final int i) {
         final LineItem l = items.get(i);
         return new Object[] {l.getOrderKey(), l.getPartKey(), l.getSupplierKey(), (long) l.getLineNumber(),
             l.getQuantity(), l.getExtendedPrice(), l.getDiscount(), l.getTax(), l.getReturnFlag(), l.getStatus(),
@@ -71,7 +55,7 @@ final class LineitemTable implements BenchTable {
     }
 
     @Override
-    public long[] keys(final String projection) {
+    long[] keys(final String projection) {
         final long[] k = new long[items.size()];
         for (int i = 0; i < k.length; i++) {
             final LineItem l = items.get(i);

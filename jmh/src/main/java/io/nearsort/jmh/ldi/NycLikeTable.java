@@ -15,7 +15,7 @@ import java.util.SplittableRandom;
  * trip_distance (log-normal, in arrival order unsorted), Projection3 5 columns on total_amount (a mixture around
  * fare levels). About 300 bytes per row, like the paper's 0.2 KB records plus strings.
  */
-final class NycLikeTable implements BenchTable {
+final class NycLikeTable extends BenchTable {
     private static final String[] VENDORS = {"CMT", "VTS", "DDS"};
     private static final String[] ZONES = {"JFK", "LGA", "MIDTOWN", "HARLEM", "SOHO", "ASTORIA", "BUSHWICK", "UES"};
     private static final String[] CARDS = {"VISA", "MC", "AMEX", "CASH"};
@@ -23,8 +23,6 @@ final class NycLikeTable implements BenchTable {
     private static final int P1_DOUBLES = 14;
 
     private final int n;
-    private final Schema schema;
-    private final List<Projection> projections;
     private final long[] id;
     private final long[][] p1Longs;
     private final double[][] p1Doubles;
@@ -38,39 +36,8 @@ final class NycLikeTable implements BenchTable {
     private final double[] surcharge;
 
     NycLikeTable(final int n, final long seed) {
+        super("nyc-like", nycSchema(), nycProjections());
         this.n = n;
-        final List<Column> cols = new ArrayList<>();
-        final List<String> p1 = new ArrayList<>();
-        cols.add(Column.longColumn("id"));
-        p1.add("id");
-        cols.add(Column.fixedString("vendor", 3));
-        p1.add("vendor");
-        cols.add(Column.fixedString("store_flag", 1));
-        p1.add("store_flag");
-        for (int c = 0; c < P1_LONGS; c++) {
-            cols.add(Column.longColumn("l" + c));
-            p1.add("l" + c);
-        }
-        for (int c = 0; c < P1_DOUBLES; c++) {
-            cols.add(Column.doubleColumn("d" + c));
-            p1.add("d" + c);
-        }
-        cols.add(Column.doubleColumn("trip_distance"));
-        cols.add(Column.doubleColumn("distance_km"));
-        cols.add(Column.fixedString("zone_from", 8));
-        cols.add(Column.fixedString("zone_to", 8));
-        cols.add(Column.doubleColumn("total_amount"));
-        cols.add(Column.fixedString("currency", 3));
-        cols.add(Column.fixedString("card", 4));
-        cols.add(Column.doubleColumn("surcharge"));
-        cols.add(Column.longColumn("total_cents"));
-        this.schema = Schema.of(cols);
-        this.projections = List.of(new Projection("projection1", "id", p1),
-                Projection.of("projection2", "trip_distance", "trip_distance", "distance_km", "zone_from",
-                        "zone_to"),
-                Projection.of("projection3", "total_amount", "total_amount", "currency", "card", "surcharge",
-                        "total_cents"));
-
         final SplittableRandom rnd = new SplittableRandom(seed);
         id = new long[n];
         for (int i = 0; i < n; i++) {
@@ -113,29 +80,57 @@ final class NycLikeTable implements BenchTable {
         }
     }
 
-    @Override
-    public String name() {
-        return "nyc-like";
+    /** Projection1's 29 columns: the trip id, two flags, 12 integer and 14 decimal measures. */
+    private static List<String> projection1Columns() {
+        final List<String> p1 = new ArrayList<>(List.of("id", "vendor", "store_flag"));
+        for (int c = 0; c < P1_LONGS; c++) {
+            p1.add("l" + c);
+        }
+        for (int c = 0; c < P1_DOUBLES; c++) {
+            p1.add("d" + c);
+        }
+        return p1;
+    }
+
+    /** The 38 columns, projection1's first. */
+    private static Schema nycSchema() {
+        final List<Column> cols = new ArrayList<>();
+        for (String name : projection1Columns()) {
+            cols.add(switch (name) {
+                case "id" -> Column.longColumn(name);
+                case "vendor" -> Column.fixedString(name, 3);
+                case "store_flag" -> Column.fixedString(name, 1);
+                default -> name.startsWith("l") ? Column.longColumn(name) : Column.doubleColumn(name);
+            });
+        }
+        cols.add(Column.doubleColumn("trip_distance"));
+        cols.add(Column.doubleColumn("distance_km"));
+        cols.add(Column.fixedString("zone_from", 8));
+        cols.add(Column.fixedString("zone_to", 8));
+        cols.add(Column.doubleColumn("total_amount"));
+        cols.add(Column.fixedString("currency", 3));
+        cols.add(Column.fixedString("card", 4));
+        cols.add(Column.doubleColumn("surcharge"));
+        cols.add(Column.longColumn("total_cents"));
+        return Schema.of(cols);
+    }
+
+    private static List<Projection> nycProjections() {
+        return List.of(new Projection("projection1", "id", projection1Columns()),
+                Projection.of("projection2", "trip_distance", "trip_distance", "distance_km", "zone_from",
+                        "zone_to"),
+                Projection.of("projection3", "total_amount", "total_amount", "currency", "card", "surcharge",
+                        "total_cents"));
     }
 
     @Override
-    public Schema schema() {
-        return schema;
-    }
-
-    @Override
-    public List<Projection> projections() {
-        return projections;
-    }
-
-    @Override
-    public int rows() {
+    int rows() {
         return n;
     }
 
     @Override
-    public Object[] row(final int i) {
-        final Object[] r = new Object[schema.size()];
+    Object[] row(final int i) {
+        final Object[] r = new Object[schema().size()];
         int c = 0;
         r[c++] = id[i];
         r[c++] = VENDORS[vendor[i]];
@@ -159,7 +154,7 @@ final class NycLikeTable implements BenchTable {
     }
 
     @Override
-    public long[] keys(final String projection) {
+    long[] keys(final String projection) {
         final long[] k = new long[n];
         for (int i = 0; i < n; i++) {
             k[i] = switch (projection) {

@@ -1,9 +1,7 @@
 package io.nearsort.ldi.baselines;
 
 import io.nearsort.ldi.io.IoHandler;
-import io.nearsort.ldi.projection.ColumnType;
 import io.nearsort.ldi.projection.ColumnarStore;
-import io.nearsort.ldi.projection.KeyCodec;
 import io.nearsort.ldi.projection.Projection;
 import io.nearsort.ldi.projection.ProjectionLayout;
 import io.nearsort.ldi.projection.QueryResult;
@@ -100,21 +98,11 @@ public abstract class BaselineStore implements ColumnarStore {
     }
 
     @Override
-    public QueryResult query(final String projection, final long lo, final long hi, final String... columns)
+    public QueryResult queryOrdered(final String projection, final long lo, final long hi, final String... columns)
             throws IOException {
         ensureOpen();
         final BaselineProjection p = projection(projection);
-        p.layout().requireKeyType(ColumnType.LONG);
         return p.query(runs(p), lo, hi, columns);
-    }
-
-    @Override
-    public QueryResult query(final String projection, final double lo, final double hi, final String... columns)
-            throws IOException {
-        ensureOpen();
-        final BaselineProjection p = projection(projection);
-        p.layout().requireKeyType(ColumnType.DOUBLE);
-        return p.query(runs(p), KeyCodec.ofDouble(lo), KeyCodec.ofDouble(hi), columns);
     }
 
     @Override

@@ -101,21 +101,10 @@ public final class ColumnStore implements ColumnarStore {
     }
 
     @Override
-    public QueryResult query(final String projection, final long lo, final long hi, final String... columns)
+    public QueryResult queryOrdered(final String projection, final long lo, final long hi, final String... columns)
             throws IOException {
         ensureOpen();
-        final ProjectionStore p = projection(projection);
-        p.layout().requireKeyType(ColumnType.LONG);
-        return p.query(lo, hi, columns);
-    }
-
-    @Override
-    public QueryResult query(final String projection, final double lo, final double hi, final String... columns)
-            throws IOException {
-        ensureOpen();
-        final ProjectionStore p = projection(projection);
-        p.layout().requireKeyType(ColumnType.DOUBLE);
-        return p.query(KeyCodec.ofDouble(lo), KeyCodec.ofDouble(hi), columns);
+        return projection(projection).query(lo, hi, columns);
     }
 
     /**

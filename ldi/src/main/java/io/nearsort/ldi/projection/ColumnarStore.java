@@ -18,11 +18,25 @@ public interface ColumnarStore extends AutoCloseable {
     /** Writes buffered rows out as the store's design requires and makes its files durable. */
     void flush() throws IOException;
 
+    /**
+     * Rows of {@code projection} whose ordered key lies in {@code [lo, hi]}: the LONG key itself, or a DOUBLE key
+     * mapped by {@link KeyCodec#ofDouble}.
+     */
+    QueryResult queryOrdered(String projection, long lo, long hi, String... columns) throws IOException;
+
     /** Rows of {@code projection} with LONG keys in {@code [lo, hi]}, with the requested columns. */
-    QueryResult query(String projection, long lo, long hi, String... columns) throws IOException;
+    default QueryResult query(final String projection, final long lo, final long hi, final String... columns)
+            throws IOException {
+        layout().projection(projection).requireKeyType(ColumnType.LONG);
+        return queryOrdered(projection, lo, hi, columns);
+    }
 
     /** Rows of {@code projection} with DOUBLE keys in {@code [lo, hi]}, with the requested columns. */
-    QueryResult query(String projection, double lo, double hi, String... columns) throws IOException;
+    default QueryResult query(final String projection, final double lo, final double hi, final String... columns)
+            throws IOException {
+        layout().projection(projection).requireKeyType(ColumnType.DOUBLE);
+        return queryOrdered(projection, KeyCodec.ofDouble(lo), KeyCodec.ofDouble(hi), columns);
+    }
 
     /** count/sum/min/max of the numeric {@code column} over the rows of a LONG-keyed range. */
     default Aggregate aggregate(final String projection, final long lo, final long hi, final String column)
