@@ -17,6 +17,28 @@ public interface LongIndex extends AutoCloseable {
     /** Inserts {@code key} or overwrites its value; the latest write wins. */
     void put(long key, long value);
 
+    /**
+     * Puts {@code keys[i] → values[i]} for {@code from <= i < to}, in that order (so the last of equal keys wins),
+     * exactly as the same sequence of {@link #put} calls would. Structures that can do better with a batch
+     * (the SA B+-tree takes its lock once per batch and copies in-order runs whole) override it.
+     *
+     * @throws IndexOutOfBoundsException if {@code [from, to)} is not within both arrays
+     */
+    default void putAll(final long[] keys, final long[] values, final int from, final int to) {
+        checkBatch(keys, values, from, to);
+        for (int i = from; i < to; i++) {
+            put(keys[i], values[i]);
+        }
+    }
+
+    /** Checks the range of a {@link #putAll} batch, naming what is wrong. */
+    static void checkBatch(final long[] keys, final long[] values, final int from, final int to) {
+        if (from < 0 || from > to || to > keys.length || to > values.length) {
+            throw new IndexOutOfBoundsException("putAll range [" + from + ", " + to + ") is not within keys["
+                    + keys.length + "] and values[" + values.length + "]");
+        }
+    }
+
     /** The value of {@code key}, or {@code defaultValue} when absent. */
     long getOrDefault(long key, long defaultValue);
 

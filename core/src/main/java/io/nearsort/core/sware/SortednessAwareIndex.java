@@ -42,6 +42,8 @@ public final class SortednessAwareIndex implements LongIndex {
     private final AdaptiveSorter sorter;
     private final double flushFraction;
     private final int queryDrivenSortEntries;
+    /** Entries a {@link #putAll} writes per exclusive lock. */
+    private static final int PUT_ALL_CHUNK = 4096;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final SwareCounters counters = new SwareCounters();
     private long[] stageKeys = new long[0];
@@ -71,6 +73,40 @@ public final class SortednessAwareIndex implements LongIndex {
             append(key, value, false);
         } finally {
             lock.writeLock().unlock();
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Takes the exclusive lock once per {@value #PUT_ALL_CHUNK} entries (readers wait at most one chunk), and
+     * copies runs that extend the sorted section whole ({@code SwareBuffer.appendInOrderRun}); everything else is
+     * appended entry by entry, exactly as {@link #put} would.
+     */
+    @Override
+    public void putAll(final long[] keys, final long[] values, final int from, final int to) {
+        LongIndex.checkBatch(keys, values, from, to);
+        int i = from;
+        while (i < to) {
+            final int end = Math.min(to, i + PUT_ALL_CHUNK);
+            lockForWrite();
+            try {
+                while (i < end) {
+                    if (buffer.isFull()) {
+                        flushCycle(false);
+                    }
+                    final int copied = buffer.appendInOrderRun(keys, values, i, end);
+                    if (copied > 0) {
+                        i += copied;
+                        modCount++;
+                    } else {
+                        append(keys[i], values[i], false);
+                        i++;
+                    }
+                }
+            } finally {
+                lock.writeLock().unlock();
+            }
         }
     }
 

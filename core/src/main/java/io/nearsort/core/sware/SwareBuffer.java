@@ -128,6 +128,50 @@ final class SwareBuffer {
         return globalBloom.sizeInBytes() + zoneBlooms.length * zoneBlooms[0].sizeInBytes();
     }
 
+    /**
+     * Appends the longest non-decreasing run of {@code ks[from, to)} that fits, when it simply extends the main
+     * sorted section (nothing unsorted or query-sorted yet, the sorted prefix reaching the end, and the run
+     * starting at or above every buffered key): the in-order case of Fig. 5a/5d for a whole run at once,
+     * copied without per-entry bookkeeping. Such entries go to the sorted section, so no Bloom filter takes them
+     * (§IV-B). Returns how many entries were appended; 0 when the run does not qualify.
+     */
+    int appendInOrderRun(final long[] ks, final long[] vs, final int from, final int to) {
+        final int p = size;
+        if (p == capacity || from >= to || p != previousBoundary || blockCount != 0 || p != sortedPrefixEnd
+                || (p > 0 && ks[from] < maxKey)) {
+            return 0;
+        }
+        int end = from + 1;
+        final int limit = Math.min(to, from + (capacity - p));
+        while (end < limit && ks[end] >= ks[end - 1]) {
+            end++;
+        }
+        final int n = end - from;
+        System.arraycopy(ks, from, keys, p, n);
+        System.arraycopy(vs, from, values, p, n);
+        java.util.Arrays.fill(tombstones, p, p + n, false);
+        for (int at = p; at < p + n; ) {
+            final int zone = at / zoneSize;
+            final int zoneEnd = Math.min(p + n, (zone + 1) * zoneSize);
+            if (at % zoneSize == 0) {
+                zoneMin[zone] = keys[at];
+                if (zoneBlooms != null) {
+                    zoneBlooms[zone].clear();
+                }
+            }
+            zoneMax[zone] = keys[zoneEnd - 1];
+            at = zoneEnd;
+        }
+        if (p == 0) {
+            minKey = ks[from];
+        }
+        maxKey = ks[end - 1];
+        previousBoundary += n;
+        sortedPrefixEnd += n;
+        size = p + n;
+        return n;
+    }
+
     /** Appends one write; the buffer must not be full. */
     void append(final long key, final long value, final boolean tombstone) {
         final int p = size;

@@ -33,9 +33,7 @@ final class IndexTarget implements BenchTarget {
             appender.ingest(keys, values, from, to);
             return;
         }
-        for (int i = from; i < to; i++) {
-            index.put(keys[i], values[i]);
-        }
+        index.putAll(keys, values, from, to);
     }
 
     @Override

@@ -1,0 +1,90 @@
+package io.nearsort.core.sware;
+
+import io.nearsort.core.Indexes;
+import io.nearsort.core.LongIndex;
+import io.nearsort.core.sortedness.KLGenerator;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** Batched writes ({@code putAll}) against a TreeMap, interleaved with single writes, deletes and reads. */
+class SortednessAwareIndexPutAllTest {
+
+    /** A batch shaped like what sinks hand over: ascending runs, late keys, duplicates, edge keys. */
+    private static long[] batch(final SplittableRandom rnd, final long[] next, final int n) {
+        final long[] keys = new long[n];
+        for (int i = 0; i < n; i++) {
+            keys[i] = switch (rnd.nextInt(40)) {
+                case 0 -> Long.MIN_VALUE;
+                case 1 -> Long.MAX_VALUE;
+                case 2, 3, 4 -> next[0] - rnd.nextInt(3000);      // late
+                case 5 -> i > 0 ? keys[i - 1] : next[0];          // duplicate of the previous key
+                case 6 -> rnd.nextLong();                          // anywhere
+                default -> next[0] += rnd.nextInt(3);             // in order, ties included
+            };
+        }
+        return keys;
+    }
+
+    @Test
+    void putAllAgreesWithTreeMapAcrossBufferShapes() {
+        for (int capacity : new int[] {1, 7, 100, 1000, 20_000}) {
+            final SplittableRandom rnd = new SplittableRandom(capacity);
+            final TreeMap<Long, Long> oracle = new TreeMap<>();
+            final long[] next = {-(1L << 40)};
+            try (LongIndex index = Indexes.saBPlusTree().bufferCapacity(capacity).pageSize(512).build()) {
+                for (int round = 0; round < 400; round++) {
+                    final int n = rnd.nextInt(round % 10 == 0 ? 9000 : 300);
+                    final long[] keys = batch(rnd, next, n);
+                    final long[] values = rnd.longs(n).toArray();
+                    final int from = n == 0 ? 0 : rnd.nextInt(Math.min(n, 5) + 1) % (n + 1);
+                    index.putAll(keys, values, from, n);
+                    for (int i = from; i < n; i++) {
+                        oracle.put(keys[i], values[i]);
+                    }
+                    for (int i = 0; i < 20; i++) {
+                        final long k = next[0] - rnd.nextInt(5000);
+                        if (rnd.nextBoolean()) {
+                            index.remove(k);
+                            oracle.remove(k);
+                        } else {
+                            final long v = rnd.nextLong();
+                            index.put(k, v);
+                            oracle.put(k, v);
+                        }
+                        final Long expected = oracle.get(k - 1);
+                        assertEquals(expected == null ? 7L : expected, index.getOrDefault(k - 1, 7L));
+                    }
+                    if (round % 50 == 0) {
+                        assertEquals(oracle, index.asNavigableMap(), "buffer " + capacity + ", round " + round);
+                    }
+                }
+                assertEquals(oracle, index.asNavigableMap(), "buffer " + capacity);
+                assertEquals(oracle.size(), index.size());
+            }
+        }
+    }
+
+    @Test
+    void sortedBatchesAreBulkLoadedAndRangesAreChecked() {
+        final long[] keys = KLGenerator.workload(200_000).seed(3).generate();
+        final long[] values = Arrays.stream(keys).map(k -> ~k).toArray();
+        try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(2000).build()) {
+            for (int from = 0; from < keys.length; from += 7777) {
+                index.putAll(keys, values, from, Math.min(keys.length, from + 7777));
+            }
+            index.flush();
+            assertEquals(keys.length, index.size());
+            assertEquals(keys.length, index.stats().counter("bulkLoadedEntries"));
+            assertEquals(~keys[1234], index.getOrDefault(keys[1234], 0));
+            assertThrows(IndexOutOfBoundsException.class, () -> index.putAll(keys, values, 5, 4));
+            assertThrows(IndexOutOfBoundsException.class, () -> index.putAll(keys, new long[3], 0, 4));
+            assertThrows(IndexOutOfBoundsException.class, () -> index.putAll(keys, values, -1, 4));
+        }
+    }
+}
