@@ -30,7 +30,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * Safe for any number of threads. Writes ({@link #put}, {@link #remove}) hold an exclusive lock, reads a shared
  * lock; a read that triggers query-driven sorting (§IV-C) takes the exclusive lock for the sort and downgrades.
  * Every operation is linearizable: a {@code put} that returned is visible to every later read in any thread,
- * and a thread always reads its own writes. A scan's consumer and a cursor's caller may read the index but
+ * and a thread always reads its own writes. {@link #putAll} is atomic per chunk of {@value #PUT_ALL_CHUNK}
+ * entries: a concurrent reader sees a batch of up to that size entirely or not at all, a longer batch chunk by
+ * chunk in order. A scan's consumer and a cursor's caller may read the index but
  * must not write to it from inside a scan ({@link ConcurrentModificationException}). This readers-writer
  * scheme is coarser than the paper's per-zone append locks: appends are serialised.
  */

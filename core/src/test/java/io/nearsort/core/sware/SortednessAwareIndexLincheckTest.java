@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 import java.util.TreeMap;
 
 /**
- * Lincheck stress test: concurrent scenarios of puts, removes, lookups, sizes and scans on an SA B+-tree with a
+ * Lincheck stress test: concurrent scenarios of puts, batched puts ({@code putAll}, atomic up to 4,096 entries),
+ * removes, lookups, sizes and scans on an SA B+-tree with a
  * four-entry buffer (so flushes, tombstones and query-driven sorts happen inside the scenarios) must be
  * linearizable with respect to {@link TreeMap}. Lincheck creates an index per scenario and cannot close it;
  * each holds a few kilobytes off-heap until the test JVM exits.
@@ -24,6 +25,18 @@ public class SortednessAwareIndexLincheckTest {
     @Operation
     public void put(@Param(name = "key") final long key, @Param(name = "value") final long value) {
         index.put(key, value);
+    }
+
+    /** A batch that is an in-order run ending in a duplicate: the whole-run copy of putAll, then a tie. */
+    @Operation
+    public void putRun(@Param(name = "key") final long key, @Param(name = "value") final long value) {
+        index.putAll(new long[] {key, key + 1, key + 1}, new long[] {value, value + 1, value + 2}, 0, 3);
+    }
+
+    /** A descending batch: putAll's entry-by-entry path. */
+    @Operation
+    public void putDescending(@Param(name = "key") final long key, @Param(name = "value") final long value) {
+        index.putAll(new long[] {key + 3, key}, new long[] {value, value + 1}, 0, 2);
     }
 
     @Operation
@@ -60,6 +73,17 @@ public class SortednessAwareIndexLincheckTest {
 
         public void put(final long key, final long value) {
             map.put(key, value);
+        }
+
+        public void putRun(final long key, final long value) {
+            map.put(key, value);
+            map.put(key + 1, value + 1);
+            map.put(key + 1, value + 2);
+        }
+
+        public void putDescending(final long key, final long value) {
+            map.put(key + 3, value);
+            map.put(key, value + 1);
         }
 
         public void remove(final long key) {
