@@ -30,6 +30,8 @@ import java.util.concurrent.Future;
  * (§4.2); maintenance (§3.3) runs on that thread too, after the writes queued before it.
  */
 final class ProjectionStore implements AutoCloseable {
+    /** Bucket writes queued to the writer thread before the appending thread waits for the oldest. */
+    private static final int MAX_QUEUED_WRITES = 64;
     /** Buckets decoded at a time when measuring ARB over the whole projection. */
     private static final int ARB_BATCH = 256;
 
@@ -121,8 +123,11 @@ final class ProjectionStore implements AutoCloseable {
             nonCompactedSinceMaintenance = 0;
             writes.add(writer.submit(() -> sortMerge(false, true)));
         }
-        if (writes.size() > 64) {
+        if (writes.size() > MAX_QUEUED_WRITES) {
             awaitWrites(false);
+        }
+        if (writes.size() > MAX_QUEUED_WRITES) {
+            awaitOldestWrite(); // back-pressure: the writer is behind, so the appending thread waits for it
         }
     }
 
@@ -133,6 +138,23 @@ final class ProjectionStore implements AutoCloseable {
         return new BucketEntry(offset, payload.limit(), b.low, b.high, b.count, KeySpan.max(b.rowIds), b.compacted);
     }
 
+    private void awaitOldestWrite() {
+        await(writes.get(0));
+        writes.remove(0);
+    }
+
+    /** Waits for one queued write (or maintenance run) and rethrows its failure. */
+    private void await(final Future<?> f) {
+        try {
+            f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while writing " + data.path(), e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("writing " + data.path() + " failed", e.getCause());
+        }
+    }
+
     /** Waits for finished writes (all of them when {@code all}) and rethrows a failure. */
     private void awaitWrites(final boolean all) {
         final var it = writes.iterator();
@@ -141,14 +163,7 @@ final class ProjectionStore implements AutoCloseable {
             if (!all && !f.isDone()) {
                 continue;
             }
-            try {
-                f.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while writing " + data.path(), e);
-            } catch (ExecutionException e) {
-                throw new IllegalStateException("writing " + data.path() + " failed", e.getCause());
-            }
+            await(f);
             it.remove();
         }
     }
