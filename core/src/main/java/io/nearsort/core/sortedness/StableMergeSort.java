@@ -33,6 +33,32 @@ public final class StableMergeSort {
         sortInto(scratchKeys, scratchValues, 0, keys, values, from, n);
     }
 
+    /**
+     * The positions {@code 0..n-1} ordered by {@code primary}, then by {@code secondary} (both read at the
+     * position), ties kept in position order: a stable sort by the secondary key followed by a stable sort by the
+     * primary one.
+     */
+    public static int[] order(final long[] primary, final long[] secondary, final int n) {
+        java.util.Objects.checkFromToIndex(0, n, primary.length);
+        java.util.Objects.checkFromToIndex(0, n, secondary.length);
+        final long[] positions = new long[n];
+        for (int i = 0; i < n; i++) {
+            positions[i] = i;
+        }
+        final StableMergeSort sorter = new StableMergeSort();
+        final long[] sortKeys = java.util.Arrays.copyOf(secondary, n);
+        sorter.sort(sortKeys, positions, 0, n);
+        for (int i = 0; i < n; i++) {
+            sortKeys[i] = primary[(int) positions[i]];
+        }
+        sorter.sort(sortKeys, positions, 0, n);
+        final int[] out = new int[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = (int) positions[i];
+        }
+        return out;
+    }
+
     /** Sorts {@code keys[from, to)} stably with a fresh sorter. */
     public static void sortStable(final long[] keys, final long[] values, final int from, final int to) {
         new StableMergeSort().sort(keys, values, from, to);

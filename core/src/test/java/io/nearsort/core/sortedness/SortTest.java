@@ -145,4 +145,27 @@ class SortTest {
         assertEquals(1, sorter.mergeSorts());
         assertEquals(1, sorter.fallbacks());
     }
+
+    @Test
+    void orderIsLexicographicAndStableAgainstABoxedSort() {
+        final SplittableRandom rnd = new SplittableRandom(12);
+        for (int round = 0; round < 200; round++) {
+            final int n = rnd.nextInt(300);
+            final long[] primary = new long[n + 3];
+            final long[] secondary = new long[n + 3];
+            for (int i = 0; i < primary.length; i++) {
+                primary[i] = rnd.nextInt(4) == 0 ? Long.MIN_VALUE + rnd.nextInt(3) : rnd.nextInt(20);
+                secondary[i] = rnd.nextInt(4) == 0 ? Long.MAX_VALUE - rnd.nextInt(3) : rnd.nextInt(5);
+            }
+            final Integer[] expected = new Integer[n];
+            for (int i = 0; i < n; i++) {
+                expected[i] = i;
+            }
+            Arrays.sort(expected, Comparator.<Integer>comparingLong(i -> primary[i])
+                    .thenComparingLong(i -> secondary[i]).thenComparingInt(i -> i));
+            assertArrayEquals(Arrays.stream(expected).mapToInt(Integer::intValue).toArray(),
+                    StableMergeSort.order(primary, secondary, n));
+        }
+        assertThrows(IndexOutOfBoundsException.class, () -> StableMergeSort.order(new long[2], new long[1], 2));
+    }
 }

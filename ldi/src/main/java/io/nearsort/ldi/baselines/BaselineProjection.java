@@ -79,12 +79,7 @@ final class BaselineProjection {
             tuplesRead += r.rows();
         }
         if (memory != null) {
-            final StoredBucket[] one = {memory};
-            sources.add(() -> {
-                final StoredBucket b = one[0];
-                one[0] = null;
-                return b;
-            });
+            sources.add(BlockMerger.single(memory));
         }
         final RunFile run = new RunFile(dir.resolve(layout.name() + "-" + nextRun++ + ".run"), layout);
         try {

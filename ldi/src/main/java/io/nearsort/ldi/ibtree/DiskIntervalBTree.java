@@ -75,17 +75,7 @@ public final class DiskIntervalBTree implements AutoCloseable {
                     + unitsPerNode + ")");
         }
         final int pageSize = unitsPerNode * UNIT;
-        final long[] order = new long[n];
-        final long[] sortKeys = new long[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = i;
-            sortKeys[i] = highs[i];
-        }
-        StableMergeSort.sortStable(sortKeys, order, 0, n);
-        for (int i = 0; i < n; i++) {
-            sortKeys[i] = lows[(int) order[i]];
-        }
-        StableMergeSort.sortStable(sortKeys, order, 0, n);
+        final int[] order = StableMergeSort.order(lows, highs, n);
         final Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
@@ -103,12 +93,12 @@ public final class DiskIntervalBTree implements AutoCloseable {
                 final int to = Math.min(n, from + leafCapacity);
                 long max = Long.MIN_VALUE;
                 for (int i = from; i < to; i++) {
-                    final int e = (int) order[i];
+                    final int e = order[i];
                     page.putLong(lows[e]).putLong(highs[e]).putLong(values[e]);
                     max = Math.max(max, highs[e]);
                 }
                 page.putInt(1, to - from);
-                minLow[node] = to > from ? lows[(int) order[from]] : Long.MAX_VALUE;
+                minLow[node] = to > from ? lows[order[from]] : Long.MAX_VALUE;
                 maxHigh[node] = max;
                 pages[node] = nextPage;
                 writePage(ch, page, nextPage++, pageSize);

@@ -29,6 +29,16 @@ public final class BlockMerger {
     private BlockMerger() {
     }
 
+    /** A source of the one sorted block {@code block} (an in-memory run). */
+    public static BlockSource single(final StoredBucket block) {
+        final StoredBucket[] next = {block};
+        return () -> {
+            final StoredBucket b = next[0];
+            next[0] = null;
+            return b;
+        };
+    }
+
     /**
      * Merges {@code sources} into blocks of {@code rowsPerBlock} rows (the last may be shorter), all compacted.
      *

@@ -214,12 +214,7 @@ final class ProjectionStore implements AutoCloseable {
         }
         final List<BlockMerger.BlockSource> runs = new ArrayList<>();
         for (StoredBucket b : read(victims)) {
-            final StoredBucket[] sorted = {StoredBucket.sorted(layout.columns(), b)};
-            runs.add(() -> {
-                final StoredBucket next = sorted[0];
-                sorted[0] = null;
-                return next;
-            });
+            runs.add(BlockMerger.single(StoredBucket.sorted(layout.columns(), b)));
         }
         final List<BucketEntry> written = new ArrayList<>();
         final long rows = BlockMerger.merge(layout.columns(), runs, bucketRows, block -> written.add(write(block)));

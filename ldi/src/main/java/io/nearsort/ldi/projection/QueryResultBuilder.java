@@ -52,23 +52,12 @@ public final class QueryResultBuilder {
     /** The result; {@code blocksRead} is how many of the blocks came from disk. */
     public QueryResult build(final long blocksRead) {
         final int n = keys.size();
-        // Order by key, then row id: sort match positions by id, then stably by key.
-        final long[] byId = ids.toLongArray();
-        final long[] pos = new long[n];
-        for (int i = 0; i < n; i++) {
-            pos[i] = i;
-        }
-        StableMergeSort.sortStable(byId, pos, 0, n);
-        final long[] sortKeys = new long[n];
-        for (int i = 0; i < n; i++) {
-            sortKeys[i] = keys.getLong((int) pos[i]);
-        }
-        StableMergeSort.sortStable(sortKeys, pos, 0, n);
+        final int[] pos = StableMergeSort.order(keys.toLongArray(), ids.toLongArray(), n);
         final long[] outIds = new long[n];
         final int[] from = new int[n];
         final int[] rows = new int[n];
         for (int i = 0; i < n; i++) {
-            final int match = (int) pos[i];
+            final int match = pos[i];
             outIds[i] = ids.getLong(match);
             from[i] = sourceOf.getInt(match);
             rows[i] = rowOf.getInt(match);

@@ -85,21 +85,7 @@ public final class StoredBucket {
 
     /** The block's rows in sorted order: keys ascending, equal keys by row id (a compacted bucket, §3.3). */
     public static StoredBucket sorted(final List<Column> layout, final StoredBucket block) {
-        final long[] order = new long[block.count];
-        final long[] k = block.keys.clone();
-        final long[] ids = block.rowIds.clone();
-        for (int i = 0; i < order.length; i++) {
-            order[i] = i;
-        }
-        StableMergeSort.sortStable(ids, order, 0, order.length);
-        for (int i = 0; i < order.length; i++) {
-            k[i] = block.keys[(int) order[i]];
-        }
-        StableMergeSort.sortStable(k, order, 0, order.length);
-        final int[] rows = new int[order.length];
-        for (int i = 0; i < rows.length; i++) {
-            rows[i] = (int) order[i];
-        }
+        final int[] rows = StableMergeSort.order(block.keys, block.rowIds, block.count);
         return gather(layout, List.of(block), new int[rows.length], rows, rows.length, true);
     }
 
