@@ -269,10 +269,7 @@ public final class BPlusTree implements AppendableLongIndex {
 
     private static void writeEntries(final Node leaf, final int at, final long[] keys, final long[] values,
                                      final int from, final int n) {
-        for (int j = 0; j < n; j++) {
-            leaf.setKey(at + j, keys[from + j]);
-            leaf.setSlot(at + j, values[from + j]);
-        }
+        leaf.writeEntries(at, keys, values, from, n);
         leaf.setCount(at + n);
     }
 

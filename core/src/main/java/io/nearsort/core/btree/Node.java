@@ -17,6 +17,8 @@ import static io.nearsort.core.btree.NodeDescriptor.keyOffset;
  * holds values in a leaf and child addresses in an internal node.
  */
 final class Node {
+    private static final long LONG_ARRAY_BASE = UnsafeApi.arrayBaseOffset(long[].class);
+
     private final UnsafeBuffer buffer = new UnsafeBuffer();
     private final int pageSize;
     private final int leafCapacity;
@@ -171,6 +173,27 @@ final class Node {
             target.buffer.putBytes(NodeDescriptor.slotOffset(target.capacity, to), buffer,
                     NodeDescriptor.slotOffset(capacity, from), n * Long.BYTES);
         }
+    }
+
+    /**
+     * Writes {@code keys[from, from + n)} and {@code values[from, from + n)} to entries {@code [at, at + n)}: two
+     * block copies instead of 2n stores, for the bulk append of sorted runs (SWARE §III). The entries must fit
+     * the node ({@code at + n <= capacity}); the count is not changed.
+     */
+    void writeEntries(final int at, final long[] keys, final long[] values, final int from, final int n) {
+        if (n <= 0) {
+            return;
+        }
+        if (at < 0 || at + n > capacity) {
+            throw new IndexOutOfBoundsException("entries [" + at + ", " + (at + n) + ") exceed the node's capacity "
+                    + capacity);
+        }
+        java.util.Objects.checkFromIndexSize(from, n, keys.length);
+        java.util.Objects.checkFromIndexSize(from, n, values.length);
+        final long bytes = (long) n * Long.BYTES;
+        final long source = LONG_ARRAY_BASE + (long) from * Long.BYTES;
+        UnsafeApi.copyMemory(keys, source, null, address + keyOffset(at), bytes);
+        UnsafeApi.copyMemory(values, source, null, address + NodeDescriptor.slotOffset(capacity, at), bytes);
     }
 
     // ------------------------------------------------------------------ stateless reads

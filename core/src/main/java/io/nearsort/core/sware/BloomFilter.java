@@ -1,21 +1,30 @@
 package io.nearsort.core.sware;
 
 /**
- * A blocked Bloom filter over {@code long} keys (SWARE §IV-B, Fig. 7): {@code bitsPerEntry} bits per expected
- * entry and {@code round(bitsPerEntry · ln 2)} probes, all inside one 512-bit block (one cache line) chosen by
- * the key's hash, so an insert or a probe touches one cache line instead of k. One 64-bit mix of the key
- * (MurmurHash3's finaliser) serves every probe and every filter of the buffer, the paper's "hash sharing". 10 bits per entry give about a 1%
- * false-positive rate. Guarded by its owner's lock.
+ * A blocked, sectorised Bloom filter over {@code long} keys (SWARE §IV-B, Fig. 7): {@code bitsPerEntry} bits per
+ * expected entry and {@code round(bitsPerEntry · ln 2)} probes, all inside one 512-bit block (one cache line)
+ * chosen by the key's hash. Probe {@code i} sets one bit of word {@code i mod 8} of the block, so the probes of
+ * a key touch different words: an insert is eight independent, branch-free stores (no probe waits for the
+ * previous one's store), a probe of the filter eight independent loads. One 64-bit mix of the key (MurmurHash3's
+ * finaliser) serves every probe and every filter of the buffer, the paper's "hash sharing". 10 bits per entry
+ * give about a 1% false-positive rate ({@code BloomFilterTest} measures it). Guarded by its owner's lock.
  */
 final class BloomFilter {
     private static final int BLOCK_WORDS = 8;
     private static final int BLOCK_BITS = BLOCK_WORDS * Long.SIZE;
-    private static final int MAX_PROBES = 16;
+    /** Bits of the hash one probe consumes: a bit index inside its 64-bit word. */
+    private static final int PROBE_BITS = 6;
+    private static final int MAX_PROBES = 2 * BLOCK_WORDS;
+    /**
+     * Probes per bit of budget: above the classic ln 2, because one bit per word makes the words of a block fill
+     * unevenly; 0.8 measured best for the sectorised layout (1.0% false positives at 10 bits per entry, against
+     * 1.8% with ln 2).
+     */
+    private static final double PROBES_PER_BIT = 0.8;
 
     private final long[] words;
     private final int blocks;
     private final int probes;
-
     /**
      * @param expectedEntries entries the filter is sized for, at least 1
      * @param bitsPerEntry    bits per expected entry, at least 1
@@ -24,7 +33,7 @@ final class BloomFilter {
         final long bits = (long) expectedEntries * bitsPerEntry;
         this.blocks = (int) Math.max(1, Math.min(1 << 24, (bits + BLOCK_BITS - 1) / BLOCK_BITS));
         this.words = new long[blocks * BLOCK_WORDS];
-        this.probes = Math.max(1, Math.min(MAX_PROBES, (int) Math.round(bitsPerEntry * Math.log(2))));
+        this.probes = Math.max(1, Math.min(MAX_PROBES, (int) Math.round(bitsPerEntry * PROBES_PER_BIT)));
     }
 
     /** The hash every filter of the buffer shares for {@code key}: compute it once per key. */
@@ -35,32 +44,54 @@ final class BloomFilter {
     /** Adds a key by its {@link #hash}. */
     void add(final long hash) {
         final int base = block(hash) * BLOCK_WORDS;
+        final long[] w = words;
         long bits = probeBits(hash);
-        for (int i = 0; i < probes; i++) {
-            if (i == 7) {
-                bits = mix(bits); // 7 probes use 63 bits; more draw from a further mix
+        final int first = (int) bits & (BLOCK_WORDS - 1);
+        bits >>>= 3;
+        for (int i = 0; i < BLOCK_WORDS; i++) {
+            w[base + i] |= (1L << bits) & covered((i - first) & (BLOCK_WORDS - 1));
+            bits >>>= PROBE_BITS;
+        }
+        if (probes > BLOCK_WORDS) {
+            bits = mix(probeBits(hash));
+            for (int i = 0; i < BLOCK_WORDS; i++) {
+                w[base + i] |= (1L << bits) & covered(i + BLOCK_WORDS);
+                bits >>>= PROBE_BITS;
             }
-            final int bit = (int) (bits & (BLOCK_BITS - 1));
-            words[base + (bit >>> 6)] |= 1L << bit;
-            bits >>>= 9;
         }
     }
 
     /** Whether a key with this {@link #hash} may have been added; false means certainly not. */
     boolean mightContain(final long hash) {
         final int base = block(hash) * BLOCK_WORDS;
+        final long[] w = words;
         long bits = probeBits(hash);
-        for (int i = 0; i < probes; i++) {
-            if (i == 7) {
-                bits = mix(bits);
-            }
-            final int bit = (int) (bits & (BLOCK_BITS - 1));
-            if ((words[base + (bit >>> 6)] & (1L << bit)) == 0) {
-                return false;
-            }
-            bits >>>= 9;
+        final int first = (int) bits & (BLOCK_WORDS - 1);
+        bits >>>= 3;
+        long missing = 0;
+        for (int i = 0; i < BLOCK_WORDS; i++) {
+            final long probe = (1L << bits) & covered((i - first) & (BLOCK_WORDS - 1));
+            missing |= probe & ~w[base + i];
+            bits >>>= PROBE_BITS;
         }
-        return true;
+        if (probes > BLOCK_WORDS) {
+            bits = mix(probeBits(hash));
+            for (int i = 0; i < BLOCK_WORDS; i++) {
+                final long probe = (1L << bits) & covered(i + BLOCK_WORDS);
+                missing |= probe & ~w[base + i];
+                bits >>>= PROBE_BITS;
+            }
+        }
+        return missing == 0;
+    }
+
+    /**
+     * All ones when probe number {@code probe} exists ({@code probe < probes}), else zero: probes of the first
+     * round are numbered from the word the hash picks first, so with fewer than 8 probes keys still spread over
+     * every word of the block. Branch-free.
+     */
+    private long covered(final int probe) {
+        return (long) (probe - probes) >> 63;
     }
 
     /** Probe bits decorrelated from the block bits by one multiply (the hash is already well mixed). */

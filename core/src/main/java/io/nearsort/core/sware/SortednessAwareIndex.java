@@ -23,7 +23,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * §IV-C) and the first {@code flushFraction} is flushed; each flushed zone is bulk-appended when its first key
  * exceeds the tree's largest key and top-inserted otherwise, re-checking every zone (§IV-A). Point reads check
  * the buffer's zonemap, the unsorted section newest-first behind Bloom filters and zonemaps, the sorted runs
- * with interpolation search, then the tree (§IV-B). Deletes inside the buffer's key range are buffered as
+ * with interpolation search, then the tree (§IV-B). Unlike the paper, appends do not feed the Bloom filters: the
+ * first lookup after a run of appends adds them, so ingest-only phases skip that cost (about 23 ns per append on
+ * the reference machine) and lookups see the same filters. Deletes inside the buffer's key range are buffered as
  * tombstones, others go to the tree (§IV-D).
  *
  * <h2>Thread safety and guarantees</h2>
@@ -48,8 +50,6 @@ public final class SortednessAwareIndex implements LongIndex {
     private static final int PUT_ALL_CHUNK = 4096;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final SwareCounters counters = new SwareCounters();
-    private long[] stageKeys = new long[0];
-    private long[] stageValues = new long[0];
     /** Changes of the content; read and written under the lock only. */
     private long modCount;
     private volatile boolean closed;
@@ -191,49 +191,40 @@ public final class SortednessAwareIndex implements LongIndex {
     }
 
     /**
-     * Moves the sorted entries {@code [from, to)} to the tree, a zone (one leaf's worth) at a time: bulk append
-     * when the zone starts above the tree's largest key, top-inserts otherwise, so the flush returns to bulk
-     * loading as soon as it can (§IV-A). With {@code keepLastOfEqual}, only the newest of equal keys is moved.
+     * Moves the sorted entries {@code [from, to)} to the tree, a zone (one leaf's worth) at a time: top-inserts
+     * while a zone starts at or below the tree's largest key, re-checking at every zone so the flush returns to
+     * bulk loading as soon as it can (§IV-A). Once a zone starts above the tree's largest key, so does every later
+     * one (the entries are sorted and bulk appends keep the tree's largest key below them): the rest is
+     * bulk-appended straight from the buffer, in stretches between the entries it skips (tombstones, which have
+     * nothing to delete above the tree, and with {@code keepLastOfEqual} all but the newest of equal keys).
      */
     private void emit(final int from, final int to, final boolean keepLastOfEqual) {
         final long[] keys = buffer.keys;
         final long[] values = buffer.values;
         final boolean[] tombstones = buffer.tombstones;
         int i = from;
-        while (i < to) {
+        while (i < to && !tree.isEmpty() && keys[i] <= tree.lastKey()) {
             final int zoneEnd = Math.min(to, i + buffer.zoneSize);
-            final boolean aboveTree = tree.isEmpty() || keys[i] > tree.lastKey();
-            int staged = 0;
-            for (int j = i; j < zoneEnd; j++) {
-                if (keepLastOfEqual && j + 1 < to && keys[j + 1] == keys[j]) {
+            for (; i < zoneEnd; i++) {
+                if (keepLastOfEqual && i + 1 < to && keys[i + 1] == keys[i]) {
                     continue;
                 }
-                if (aboveTree) {
-                    // Keys above the tree cannot be in it: a tombstone there has nothing to delete.
-                    if (!tombstones[j]) {
-                        stage(staged++, keys[j], values[j]);
-                    }
-                } else if (tombstones[j]) {
-                    tree.remove(keys[j]);
+                if (tombstones[i]) {
+                    tree.remove(keys[i]);
                 } else {
-                    tree.put(keys[j], values[j]);
+                    tree.put(keys[i], values[i]);
                 }
             }
-            if (staged > 0) {
-                tree.bulkAppend(stageKeys, stageValues, 0, staged);
+        }
+        int stretch = i;
+        for (; i < to; i++) {
+            if (tombstones[i] || (keepLastOfEqual && i + 1 < to && keys[i + 1] == keys[i])) {
+                tree.bulkAppend(keys, values, stretch, i);
+                stretch = i + 1;
             }
-            i = zoneEnd;
         }
+        tree.bulkAppend(keys, values, stretch, to);
         counters.flushedEntries += to - from;
-    }
-
-    private void stage(final int at, final long key, final long value) {
-        if (at == stageKeys.length) {
-            stageKeys = java.util.Arrays.copyOf(stageKeys, Math.max(16, at * 2));
-            stageValues = java.util.Arrays.copyOf(stageValues, stageKeys.length);
-        }
-        stageKeys[at] = key;
-        stageValues[at] = value;
     }
 
     // ------------------------------------------------------------------ reads

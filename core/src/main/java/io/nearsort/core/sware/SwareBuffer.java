@@ -24,7 +24,8 @@ import io.nearsort.core.sortedness.AdaptiveSorter;
  *
  * <p>Among entries with equal keys the one at the higher position is the newer: appends go to the end, and
  * every reorganisation sorts stably and keeps only the newest version. A tombstone is an entry marking a
- * delete (§IV-D). Not thread-safe: {@link SortednessAwareIndex} guards it with its lock.
+ * delete (§IV-D). Not thread-safe: {@link SortednessAwareIndex} guards it with its lock; lookups, which share
+ * the lock, write only the Bloom filters, under {@code bloomLock}.
  */
 final class SwareBuffer {
     /** How many zones back a displaced key's position is looked for, bounding the cost of an estimate. */
@@ -34,9 +35,10 @@ final class SwareBuffer {
 
     final int capacity;
     final int zoneSize;
-    final long[] keys;
-    final long[] values;
-    final boolean[] tombstones;
+    /** The entries; replaced by the merge buffers after a reorganisation from position 0 (see {@link #install}). */
+    long[] keys;
+    long[] values;
+    boolean[] tombstones;
     int size;
     int previousBoundary;
     private int sortedPrefixEnd;
@@ -48,6 +50,12 @@ final class SwareBuffer {
     private final long[] zoneMax;
     private final BloomFilter[] zoneBlooms;
     private final BloomFilter globalBloom;
+    /**
+     * The filters cover the unsorted entries before this position (see {@link #coverUnsortedByBlooms}). Written
+     * by readers under {@link #bloomLock} after the bits; read without it before probing the bits.
+     */
+    private volatile int bloomEnd;
+    private final Object bloomLock = new Object();
     private long minKey;
     private long maxKey;
 
@@ -129,16 +137,15 @@ final class SwareBuffer {
     }
 
     /**
-     * Appends the longest non-decreasing run of {@code ks[from, to)} that fits, when it simply extends the main
-     * sorted section (nothing unsorted or query-sorted yet, the sorted prefix reaching the end, and the run
-     * starting at or above every buffered key): the in-order case of Fig. 5a/5d for a whole run at once,
-     * copied without per-entry bookkeeping. Such entries go to the sorted section, so no Bloom filter takes them
-     * (§IV-B). Returns how many entries were appended; 0 when the run does not qualify.
+     * Appends the longest non-decreasing run of {@code ks[from, to)} that fits and starts at or above every
+     * buffered key: the in-order case of Fig. 5a/5d for a whole run at once, with exactly the bookkeeping of as
+     * many {@link #append}s (the run extends the main sorted section and the sorted prefix when it is appended at
+     * their ends, and is no descent for the K/L estimates) but copied whole. Returns how many entries were
+     * appended; 0 when the run does not qualify.
      */
     int appendInOrderRun(final long[] ks, final long[] vs, final int from, final int to) {
         final int p = size;
-        if (p == capacity || from >= to || p != previousBoundary || blockCount != 0 || p != sortedPrefixEnd
-                || (p > 0 && ks[from] < maxKey)) {
+        if (p == capacity || from >= to || (p > 0 && ks[from] < maxKey)) {
             return 0;
         }
         int end = from + 1;
@@ -158,16 +165,20 @@ final class SwareBuffer {
                 if (zoneBlooms != null) {
                     zoneBlooms[zone].clear();
                 }
-            }
+            } // else: the zone's minimum stays, every key of the run being at or above it
             zoneMax[zone] = keys[zoneEnd - 1];
             at = zoneEnd;
+        }
+        if (p == previousBoundary && blockCount == 0) {
+            previousBoundary += n;
+        }
+        if (p == sortedPrefixEnd) {
+            sortedPrefixEnd += n;
         }
         if (p == 0) {
             minKey = ks[from];
         }
         maxKey = ks[end - 1];
-        previousBoundary += n;
-        sortedPrefixEnd += n;
         size = p + n;
         return n;
     }
@@ -202,12 +213,6 @@ final class SwareBuffer {
             final int firstLarger = SortedSearch.upperBound(keys, 0, sortedPrefixEnd, key);
             sortedPrefixEnd = (firstLarger / zoneSize) * zoneSize;
         } // else: overlaps only the unsorted tail (Fig. 5c); the prefix stays.
-        if (globalBloom != null && p >= previousBoundary) {
-            // Only the unsorted section is probed through the filters; the sorted section is searched directly.
-            final long hash = BloomFilter.hash(key);
-            zoneBlooms[zone].add(hash);
-            globalBloom.add(hash);
-        }
         if (p > 0 && key < keys[p - 1]) {
             estimateDisplacement(p, key);
         }
@@ -223,8 +228,17 @@ final class SwareBuffer {
      */
     private void estimateDisplacement(final int p, final long key) {
         outOfOrderAppends += 2;
+        if (maxDisplacement >= (long) ESTIMATE_ZONES * zoneSize) {
+            return; // saturated: a walk could add less than one zone
+        }
         int zone = p / zoneSize;
+        // Only a walk past the zone giving the current maximum can raise it: when that zone does not overlap the
+        // key, there is nothing to do.
         final int oldest = Math.max(0, zone - ESTIMATE_ZONES);
+        final long improving = Math.floorDiv(p - maxDisplacement - 1, zoneSize); // the newest zone raising it
+        if (improving < oldest || (improving < zone && zoneMax[(int) improving] <= key)) {
+            return;
+        }
         while (zone > oldest && zoneMax[zone - 1] > key) {
             zone--;
         }
@@ -241,6 +255,7 @@ final class SwareBuffer {
         if (start == size) {
             return -1;
         }
+        coverUnsortedByBlooms();
         final long hash = globalBloom == null ? 0 : BloomFilter.hash(key);
         if (globalBloom != null && !globalBloom.mightContain(hash)) {
             counters.bloomNegatives.increment();
@@ -264,6 +279,33 @@ final class SwareBuffer {
             }
         }
         return -1;
+    }
+
+    /**
+     * Adds the unsorted entries appended since the last lookup to the global and per-zone Bloom filters. The
+     * filters are built lazily, by the first lookup that probes them, rather than on every append as in the
+     * paper (§IV-B): an ingest-only phase pays nothing for them, and a lookup pays for exactly the entries a
+     * per-append filter would have added since the previous lookup. Readers share the index's read lock, so
+     * they take {@link #bloomLock} to add; {@link #bloomEnd} publishes the bits to readers that find it current.
+     */
+    private void coverUnsortedByBlooms() {
+        if (globalBloom == null || bloomEnd >= size) {
+            return;
+        }
+        synchronized (bloomLock) {
+            final int end = size;
+            int p = Math.max(bloomEnd, unsortedStart());
+            while (p < end) {
+                final BloomFilter zoneBloom = zoneBlooms[p / zoneSize];
+                final int zoneEnd = Math.min(end, (p / zoneSize + 1) * zoneSize);
+                for (; p < zoneEnd; p++) {
+                    final long hash = BloomFilter.hash(keys[p]);
+                    zoneBloom.add(hash);
+                    globalBloom.add(hash);
+                }
+            }
+            bloomEnd = end;
+        }
     }
 
     /** Position of the newest entry for {@code key} in the query-sorted blocks and the main sorted section. */
@@ -311,6 +353,7 @@ final class SwareBuffer {
         if (globalBloom != null) {
             globalBloom.clear();
         }
+        bloomEnd = size; // the unsorted section is empty
         return true;
     }
 
@@ -318,8 +361,8 @@ final class SwareBuffer {
      * Sorts {@code [from, size)} stably by key and keeps only the newest entry of each key, shrinking
      * {@code size}. Position order is recency order, so the last of equal keys after a stable sort is the newest.
      * The main sorted section and the query-sorted blocks in the range are already sorted runs: only the
-     * unsorted section is sorted (with the algorithm §IV-C picks), and then the runs are merged oldest first,
-     * the older run winning ties so that the newest version ends last.
+     * unsorted section is sorted (with the algorithm §IV-C picks, and not at all when it arrived in order), then
+     * the older runs and the sorted unsorted section are merged in one pass that keeps the newest of equal keys.
      */
     void sortAndKeepNewest(final int from, final AdaptiveSorter sorter, final SwareCounters counters) {
         final int n = size - from;
@@ -327,51 +370,109 @@ final class SwareBuffer {
             return;
         }
         ensureScratch(n);
-        // The first run: the part of the main sorted section in range.
-        final int mainEnd = Math.max(from, Math.min(previousBoundary, size));
-        int length = 0;
-        for (int i = from; i < mainEnd; i++, length++) {
-            runKeys[length] = keys[i];
-            runPositions[length] = i;
-        }
-        // Query-sorted blocks in range, oldest first.
         final int unsortedFrom = Math.max(from, unsortedStart());
-        for (int b = 0; b < blockCount; b++) {
-            final int start = Math.max(from, blockStarts[b]);
-            final int end = b + 1 < blockCount ? blockStarts[b + 1] : blocksEnd;
-            if (start < end) {
-                length = mergeIntoRun(length, keys, null, start, end);
+        // The older entries: the part of the main sorted section in range, merged with the query-sorted blocks
+        // in range (oldest first) when there are any.
+        long[] olderKeys = keys;
+        long[] olderPositions = null;
+        int olderStart = from;
+        int olderEnd = Math.max(from, Math.min(previousBoundary, size));
+        if (blockCount > 0 && blocksEnd > from) {
+            int length = 0;
+            for (int i = from; i < olderEnd; i++, length++) {
+                runKeys[length] = keys[i];
+                runPositions[length] = i;
             }
+            for (int b = 0; b < blockCount; b++) {
+                final int start = Math.max(from, blockStarts[b]);
+                final int end = b + 1 < blockCount ? blockStarts[b + 1] : blocksEnd;
+                if (start < end) {
+                    length = mergeIntoRun(length, keys, null, start, end);
+                }
+            }
+            olderKeys = runKeys;
+            olderPositions = runPositions;
+            olderStart = 0;
+            olderEnd = length;
         }
-        // The unsorted section: sort its (key, position) pairs, then merge it last (it is the newest).
+        // The unsorted section (the newest entries): sort its (key, position) pairs unless already in order.
+        long[] newerKeys = keys;
+        long[] newerPositions = null;
+        int newerStart = unsortedFrom;
+        int newerEnd = size;
         final int tail = size - unsortedFrom;
-        if (tail > 0) {
+        if (tail > 1 && !isSorted(keys, unsortedFrom, size)) {
             System.arraycopy(keys, unsortedFrom, scratchKeys, 0, tail);
             for (int i = 0; i < tail; i++) {
                 scratchOrder[i] = unsortedFrom + i;
             }
-            if (tail > 1 && !isSorted(keys, unsortedFrom, size)) {
-                count(sorter.sort(scratchKeys, scratchOrder, 0, tail, Math.min(tail, outOfOrderAppends),
-                        Math.min(tail, maxDisplacement)), counters);
-            }
-            length = mergeIntoRun(length, scratchKeys, scratchOrder, 0, tail);
+            count(sorter.sort(scratchKeys, scratchOrder, 0, tail, Math.min(tail, outOfOrderAppends),
+                    Math.min(tail, maxDisplacement)), counters);
+            newerKeys = scratchKeys;
+            newerPositions = scratchOrder;
+            newerStart = 0;
+            newerEnd = tail;
         }
-        // Keep the last (newest) of each run of equal keys and write the result back.
+        install(from, mergeKeepingNewest(olderKeys, olderPositions, olderStart, olderEnd,
+                newerKeys, newerPositions, newerStart, newerEnd));
+    }
+
+    /**
+     * Merges two sorted runs of buffer entries, the older first among equal keys, into the merge buffers and
+     * keeps only the last (newest) entry of each key; a run's positions are {@code positions}, or its indices
+     * when null. Returns the number of entries written. (Copying stretches of a run whole, galloping, measured
+     * slower at K=5%, L=5%: the runs interleave too finely.)
+     */
+    private int mergeKeepingNewest(final long[] aKeys, final long[] aPositions, final int aStart, final int aEnd,
+                                   final long[] bKeys, final long[] bPositions, final int bStart, final int bEnd) {
+        int i = aStart;
+        int j = bStart;
         int out = 0;
-        for (int i = 0; i < length; i++) {
-            if (i + 1 < length && runKeys[i + 1] == runKeys[i]) {
-                continue;
+        while (i < aEnd || j < bEnd) {
+            final boolean fromA = j >= bEnd || (i < aEnd && aKeys[i] <= bKeys[j]);
+            final long key;
+            final int source;
+            if (fromA) {
+                key = aKeys[i];
+                source = aPositions == null ? i : (int) aPositions[i];
+                i++;
+            } else {
+                key = bKeys[j];
+                source = bPositions == null ? j : (int) bPositions[j];
+                j++;
             }
-            final int source = (int) runPositions[i];
-            mergedKeys[out] = runKeys[i];
+            if (out > 0 && mergedKeys[out - 1] == key) {
+                out--; // a newer version of the key just written replaces it
+            }
+            mergedKeys[out] = key;
             mergedValues[out] = values[source];
             mergedTombstones[out] = tombstones[source];
             out++;
         }
-        System.arraycopy(mergedKeys, 0, keys, from, out);
-        System.arraycopy(mergedValues, 0, values, from, out);
-        System.arraycopy(mergedTombstones, 0, tombstones, from, out);
-        size = from + out;
+        return out;
+    }
+
+    /**
+     * Makes the {@code count} merged entries the buffer's entries from {@code from} on: from position 0 the
+     * merge buffers and the entry arrays trade places (no copy), otherwise the merged entries are copied back.
+     */
+    private void install(final int from, final int count) {
+        if (from == 0) {
+            final long[] k = keys;
+            keys = mergedKeys;
+            mergedKeys = k;
+            final long[] v = values;
+            values = mergedValues;
+            mergedValues = v;
+            final boolean[] t = tombstones;
+            tombstones = mergedTombstones;
+            mergedTombstones = t;
+        } else {
+            System.arraycopy(mergedKeys, 0, keys, from, count);
+            System.arraycopy(mergedValues, 0, values, from, count);
+            System.arraycopy(mergedTombstones, 0, tombstones, from, count);
+        }
+        size = from + count;
     }
 
     /**
@@ -433,9 +534,12 @@ final class SwareBuffer {
             runPositions = new long[n];
             nextRunKeys = new long[n];
             nextRunPositions = new long[n];
-            mergedKeys = new long[n];
-            mergedValues = new long[n];
-            mergedTombstones = new boolean[n];
+        }
+        if (mergedKeys.length < capacity) {
+            // Full size: after a merge from position 0 they become the entry arrays.
+            mergedKeys = new long[capacity];
+            mergedValues = new long[capacity];
+            mergedTombstones = new boolean[capacity];
         }
     }
 
@@ -469,13 +573,26 @@ final class SwareBuffer {
         blocksEnd = 0;
         outOfOrderAppends = 0;
         maxDisplacement = 0;
-        rebuildZones(0);
+        rebuildSortedZones();
         if (globalBloom != null) {
             globalBloom.clear();
         }
+        bloomEnd = size; // the unsorted section is empty
         if (size > 0) {
             minKey = keys[0];
             maxKey = keys[size - 1];
+        }
+    }
+
+    /** Zonemaps of a sorted buffer: a zone's first and last keys (O(1) per zone); clears the Bloom filters. */
+    private void rebuildSortedZones() {
+        for (int start = 0; start < size; start += zoneSize) {
+            final int zone = start / zoneSize;
+            zoneMin[zone] = keys[start];
+            zoneMax[zone] = keys[Math.min(size, start + zoneSize) - 1];
+            if (zoneBlooms != null) {
+                zoneBlooms[zone].clear();
+            }
         }
     }
 

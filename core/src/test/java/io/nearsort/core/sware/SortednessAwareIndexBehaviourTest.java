@@ -184,6 +184,27 @@ class SortednessAwareIndexBehaviourTest {
     }
 
     @Test
+    void bloomFiltersBuiltLazilyCoverEveryAppendBetweenLookups() {
+        // The filters are filled by lookups, not appends: each lookup must cover what was appended since the last.
+        try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(10_000).queryDrivenSortThreshold(0)
+                .build()) {
+            final long[] keys = KLGenerator.workload(9_000).scrambled(true).seed(5).generate();
+            int appended = 0;
+            for (final int step : new int[] {1, 1, 7, 300, 2, 4_000, 1, 4_688}) {
+                for (final int end = appended + step; appended < end; appended++) {
+                    index.put(keys[appended] * 2, keys[appended]);
+                }
+                for (int i = 0; i < appended; i++) {
+                    assertEquals(keys[i], index.getOrDefault(keys[i] * 2, -1), "appended key " + keys[i] * 2);
+                    assertFalse(index.containsKey(keys[i] * 2 + 1));
+                }
+            }
+            assertEquals(9_000, appended);
+            assertTrue(index.stats().counter(SwareCounters.BLOOM_NEGATIVES) > 0);
+        }
+    }
+
+    @Test
     void readsSortTheUnsortedSectionOnceItPassesTheThreshold() {
         try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(1_000).build()) {
             final long[] keys = KLGenerator.workload(300).scrambled(true).seed(4).generate();
