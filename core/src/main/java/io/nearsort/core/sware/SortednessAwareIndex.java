@@ -273,6 +273,10 @@ public final class SortednessAwareIndex implements LongIndex {
             counters.bufferSkips.increment();
             return -1;
         }
+        if (buffer.bloomRulesOut(key)) {
+            counters.bloomNegatives.increment();
+            return -1;
+        }
         int pos = buffer.findInUnsorted(key, counters);
         if (pos < 0) {
             pos = buffer.findInSorted(key, counters);

@@ -51,10 +51,12 @@ final class SwareBuffer {
     private final BloomFilter[] zoneBlooms;
     private final BloomFilter globalBloom;
     /**
-     * The filters cover the unsorted entries before this position (see {@link #coverUnsortedByBlooms}). Written
-     * by readers under {@link #bloomLock} after the bits; read without it before probing the bits.
+     * The per-zone filters cover the unsorted entries before this position, the global filter every entry before
+     * {@link #globalBloomEnd} (see {@link #coverByBlooms}). Written by readers under {@link #bloomLock} after the
+     * bits; read without it before probing the bits.
      */
     private volatile int bloomEnd;
+    private volatile int globalBloomEnd;
     private final Object bloomLock = new Object();
     private long minKey;
     private long maxKey;
@@ -246,21 +248,30 @@ final class SwareBuffer {
     }
 
     /**
-     * Position of the newest entry for {@code key} in the unsorted section, newest first, consulting the
-     * global Bloom filter, then each zone's zonemap and Bloom filter before scanning it (§IV-B, Fig. 7); -1
-     * when absent.
+     * Whether the global Bloom filter rules {@code key} out of the whole buffer: unlike the paper's, which covers
+     * the unsorted section only, ours covers the sorted runs too, so a lookup for a key that lives in the tree
+     * skips the interpolation searches as well (§IV-B, Fig. 6). False when there is no filter.
+     */
+    boolean bloomRulesOut(final long key) {
+        if (globalBloom == null) {
+            return false;
+        }
+        coverByBlooms();
+        return !globalBloom.mightContain(BloomFilter.hash(key));
+    }
+
+    /**
+     * Position of the newest entry for {@code key} in the unsorted section, newest first, consulting each zone's
+     * zonemap and Bloom filter before scanning it (§IV-B, Fig. 7; the global filter is {@link #bloomRulesOut});
+     * -1 when absent.
      */
     int findInUnsorted(final long key, final SwareCounters counters) {
         final int start = unsortedStart();
         if (start == size) {
             return -1;
         }
-        coverUnsortedByBlooms();
-        final long hash = globalBloom == null ? 0 : BloomFilter.hash(key);
-        if (globalBloom != null && !globalBloom.mightContain(hash)) {
-            counters.bloomNegatives.increment();
-            return -1;
-        }
+        coverByBlooms();
+        final long hash = BloomFilter.hash(key);
         for (int zone = (size - 1) / zoneSize; zone >= start / zoneSize; zone--) {
             if (key < zoneMin[zone] || key > zoneMax[zone]) {
                 counters.zoneSkips.increment();
@@ -282,28 +293,31 @@ final class SwareBuffer {
     }
 
     /**
-     * Adds the unsorted entries appended since the last lookup to the global and per-zone Bloom filters. The
-     * filters are built lazily, by the first lookup that probes them, rather than on every append as in the
-     * paper (§IV-B): an ingest-only phase pays nothing for them, and a lookup pays for exactly the entries a
-     * per-append filter would have added since the previous lookup. Readers share the index's read lock, so
-     * they take {@link #bloomLock} to add; {@link #bloomEnd} publishes the bits to readers that find it current.
+     * Adds the entries appended since the last lookup to the Bloom filters: every entry to the global one, the
+     * unsorted ones to their zone's. The filters are built lazily, by the first lookup that probes them, rather
+     * than on every append as in the paper (§IV-B): an ingest-only phase pays nothing for them, and a lookup pays
+     * for exactly the entries a per-append filter would have added since the previous lookup. Readers share the
+     * index's read lock, so they take {@link #bloomLock} to add; the volatile ends publish the bits to readers
+     * that find them current.
      */
-    private void coverUnsortedByBlooms() {
-        if (globalBloom == null || bloomEnd >= size) {
+    private void coverByBlooms() {
+        if (globalBloom == null || (bloomEnd >= size && globalBloomEnd >= size)) {
             return;
         }
         synchronized (bloomLock) {
             final int end = size;
+            for (int p = globalBloomEnd; p < end; p++) {
+                globalBloom.add(BloomFilter.hash(keys[p]));
+            }
             int p = Math.max(bloomEnd, unsortedStart());
             while (p < end) {
                 final BloomFilter zoneBloom = zoneBlooms[p / zoneSize];
                 final int zoneEnd = Math.min(end, (p / zoneSize + 1) * zoneSize);
                 for (; p < zoneEnd; p++) {
-                    final long hash = BloomFilter.hash(keys[p]);
-                    zoneBloom.add(hash);
-                    globalBloom.add(hash);
+                    zoneBloom.add(BloomFilter.hash(keys[p]));
                 }
             }
+            globalBloomEnd = end;
             bloomEnd = end;
         }
     }
@@ -341,18 +355,20 @@ final class SwareBuffer {
         if (from == size) {
             return false;
         }
+        // The global filter keeps its bits (the keys that remain are a subset of those it holds); it covers the
+        // entries before the rearranged part, and lookups add the rest again.
+        int rearranged = from;
         sortAndKeepNewest(from, sorter, counters);
         blockStarts[blockCount++] = from;
         blocksEnd = size;
         if (blockCount > MAX_BLOCKS) {
-            sortAndKeepNewest(blockStarts[0], sorter, counters);
+            rearranged = blockStarts[0];
+            sortAndKeepNewest(rearranged, sorter, counters);
             blockCount = 1;
             blocksEnd = size;
         }
         rebuildZones(from);
-        if (globalBloom != null) {
-            globalBloom.clear();
-        }
+        globalBloomEnd = Math.min(globalBloomEnd, rearranged);
         bloomEnd = size; // the unsorted section is empty
         return true;
     }
@@ -577,6 +593,7 @@ final class SwareBuffer {
         if (globalBloom != null) {
             globalBloom.clear();
         }
+        globalBloomEnd = 0; // lookups add the retained entries again
         bloomEnd = size; // the unsorted section is empty
         if (size > 0) {
             minKey = keys[0];
