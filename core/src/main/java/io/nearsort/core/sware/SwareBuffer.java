@@ -4,8 +4,8 @@ import io.nearsort.core.sortedness.AdaptiveSorter;
 
 /**
  * The SWARE buffer (SWARE §IV, OSM-tree §4): a dense array of recent writes organised in zones the size of a
- * bulk-loaded tree leaf, with per-zone zonemaps and Bloom filters, a global Bloom filter for the unsorted
- * section, and the markers of Fig. 5.
+ * bulk-loaded tree leaf, with per-zone zonemaps and Bloom filters, a global Bloom filter over every
+ * entry (sorted runs included, unlike the paper), both filled lazily by lookups, and the markers of Fig. 5.
  *
  * <pre>
  *   0                previousBoundary        blocks (query-sorted)          unsortedStart           size   capacity
