@@ -32,7 +32,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * Safe for any number of threads. Writes ({@link #put}, {@link #remove}) hold an exclusive lock, reads a shared
  * lock; a read that triggers query-driven sorting (§IV-C) takes the exclusive lock for the sort and downgrades.
  * Every operation is linearizable: a {@code put} that returned is visible to every later read in any thread,
- * and a thread always reads its own writes. {@link #putAll} is atomic per chunk of {@value #PUT_ALL_CHUNK}
+ * and a thread always reads its own writes. {@link #putAll} is atomic per chunk of at least {@value #PUT_ALL_CHUNK}
  * entries: a concurrent reader sees a batch of up to that size entirely or not at all, a longer batch chunk by
  * chunk in order. A scan's consumer and a cursor's caller may read the index but
  * must not write to it from inside a scan ({@link ConcurrentModificationException}). This readers-writer
@@ -48,6 +48,8 @@ public final class SortednessAwareIndex implements LongIndex {
     private final int queryDrivenSortEntries;
     /** Entries a {@link #putAll} writes per exclusive lock. */
     private static final int PUT_ALL_CHUNK = 4096;
+    /** Buffer capacities of a sorted run {@link #flushRunPastBuffer} sends to the tree per exclusive lock. */
+    private static final int RUN_STEP_CAPACITIES = 8;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final SwareCounters counters = new SwareCounters();
     /** Changes of the content; read and written under the lock only. */
@@ -83,7 +85,10 @@ public final class SortednessAwareIndex implements LongIndex {
      *
      * <p>Takes the exclusive lock once per {@value #PUT_ALL_CHUNK} entries (readers wait at most one chunk), and
      * copies runs that extend the sorted section whole ({@code SwareBuffer.appendInOrderRun}); everything else is
-     * appended entry by entry, exactly as {@link #put} would.
+     * appended entry by entry, exactly as {@link #put} would. A strictly ascending run that would set off whole
+     * flush cycles of an in-order buffer goes to the tree without passing through the buffer
+     * ({@link #flushRunPastBuffer}), up to {@value #RUN_STEP_CAPACITIES} buffer capacities per lock; the tree,
+     * the buffer and the counters end as the entry-by-entry cycles would leave them.
      */
     @Override
     public void putAll(final long[] keys, final long[] values, final int from, final int to) {
@@ -95,6 +100,12 @@ public final class SortednessAwareIndex implements LongIndex {
             try {
                 while (i < end) {
                     if (buffer.isFull()) {
+                        final int flushed = flushRunPastBuffer(keys, values, i, to);
+                        if (flushed > 0) {
+                            i += flushed;
+                            modCount++;
+                            continue;
+                        }
                         flushCycle(false);
                     }
                     final int copied = buffer.appendInOrderRun(keys, values, i, end);
@@ -165,6 +176,56 @@ public final class SortednessAwareIndex implements LongIndex {
         modCount++;
     }
 
+    /**
+     * The flush cycles a long sorted run of a batch would set off, done at once: when the buffer is full and one
+     * sorted run, and {@code ks[from, to)} starts with a strictly ascending run above every buffered key, each
+     * of the cycles that appending it entry by entry would take (§IV-A: flush the first {@code flushFraction},
+     * append until full again) bulk-appends the smallest entries of a sorted sequence. Their sum is the buffer's
+     * entries followed by the run's head: both are bulk-appended (the run straight from the caller's arrays) and
+     * the buffer ends up holding the run's last {@code capacity} entries, as after those cycles. The tree, the
+     * buffer and the counters end as entry-by-entry appends would leave them, without copying the head through
+     * the buffer. Takes whole cycles, at most {@value #RUN_STEP_CAPACITIES} buffer capacities per call (bounding
+     * how long readers wait), and only when the run covers enough cycles to flush every buffered entry.
+     *
+     * @return the entries of {@code ks} taken, 0 when the run (or the buffer) does not qualify
+     */
+    private int flushRunPastBuffer(final long[] ks, final long[] vs, final int from, final int to) {
+        if (!buffer.isOneSortedRun()) {
+            return 0;
+        }
+        final int capacity = buffer.capacity;
+        final int perCycle = flushCount(capacity);
+        final long step = Math.max(PUT_ALL_CHUNK, (long) RUN_STEP_CAPACITIES * capacity);
+        final int limit = (int) Math.min(to, from + step);
+        int end = from;
+        if (ks[from] > buffer.maxKey() && (tree.isEmpty() || ks[from] > tree.lastKey())) {
+            end = from + 1;
+            while (end < limit && ks[end] > ks[end - 1]) {
+                end++;
+            }
+        }
+        final int taken = (end - from) / perCycle * perCycle;
+        if (taken < capacity || !buffer.isStrictlyAscending()) {
+            // Too short to flush every buffered entry, or repeated keys, which the ordinary cycle drops first
+            // (changing how many entries later cycles take): the ordinary cycle.
+            return 0;
+        }
+        counters.bufferFlushes += taken / perCycle;
+        emit(0, buffer.size, false);
+        final int head = from + taken - capacity;
+        tree.bulkAppend(ks, vs, from, head);
+        counters.flushedEntries += head - from;
+        buffer.clear();
+        buffer.appendInOrderRun(ks, vs, head, from + taken);
+        return taken;
+    }
+
+    /** Entries a flush cycle sends to the tree from a sorted buffer of {@code n}: whole zones (§IV-A). */
+    private int flushCount(final int n) {
+        final int zone = buffer.zoneSize;
+        return Math.min(n, Math.max(zone, (int) (flushFraction * n) / zone * zone));
+    }
+
     /** One flush cycle of SWARE §IV-A; with {@code everything}, flushes the whole (sorted) buffer. */
     private void flushCycle(final boolean everything) {
         counters.bufferFlushes++;
@@ -177,12 +238,7 @@ public final class SortednessAwareIndex implements LongIndex {
             buffer.sortAndKeepNewest(0, sorter, counters);
         } else {
             buffer.sortAndKeepNewest(0, sorter, counters);
-            final int n = buffer.size;
-            int count = n;
-            if (!everything) {
-                final int zone = buffer.zoneSize;
-                count = Math.min(n, Math.max(zone, (int) (flushFraction * n) / zone * zone));
-            }
+            final int count = everything ? buffer.size : flushCount(buffer.size);
             emit(0, count, false);
             buffer.dropPrefix(count);
         }

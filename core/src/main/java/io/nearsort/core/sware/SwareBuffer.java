@@ -112,6 +112,21 @@ final class SwareBuffer {
         return size > 0 && key >= minKey && key <= maxKey;
     }
 
+    /** The largest buffered key; undefined when empty. */
+    long maxKey() {
+        return maxKey;
+    }
+
+    /** Whether the buffer is empty or one sorted run (the main sorted section, nothing else). */
+    boolean isOneSortedRun() {
+        return blockCount == 0 && previousBoundary == size && sortedPrefixEnd == size;
+    }
+
+    /** Whether the keys, in position order, are strictly ascending (sorted, no key twice). */
+    boolean isStrictlyAscending() {
+        return isStrictlyAscending(keys, 0, size);
+    }
+
     /** Whether {@code [lo, hi]} intersects the buffer's zonemap. */
     boolean overlaps(final long lo, final long hi) {
         return size > 0 && lo <= maxKey && hi >= minKey;
@@ -382,8 +397,8 @@ final class SwareBuffer {
      */
     void sortAndKeepNewest(final int from, final AdaptiveSorter sorter, final SwareCounters counters) {
         final int n = size - from;
-        if (n <= 1) {
-            return;
+        if (n <= 1 || ((blockCount == 0 || blocksEnd <= from) && isStrictlyAscending(keys, from, size))) {
+            return; // already sorted with no repeated key: nothing to move
         }
         ensureScratch(n);
         final int unsortedFrom = Math.max(from, unsortedStart());
@@ -520,6 +535,15 @@ final class SwareBuffer {
         return out;
     }
 
+    private static boolean isStrictlyAscending(final long[] keys, final int from, final int to) {
+        for (int i = from + 1; i < to; i++) {
+            if (keys[i] <= keys[i - 1]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static boolean isSorted(final long[] keys, final int from, final int to) {
         for (int i = from + 1; i < to; i++) {
             if (keys[i] < keys[i - 1]) {
@@ -576,6 +600,12 @@ final class SwareBuffer {
             blockStarts[b] = Math.max(0, blockStarts[b] - n);
         }
         blocksEnd = Math.max(0, blocksEnd - n);
+    }
+
+    /** Drops every entry (all flushed): an empty buffer, as after a flush that took everything. */
+    void clear() {
+        size = 0;
+        resetAfterFlush();
     }
 
     /**

@@ -87,4 +87,70 @@ class SortednessAwareIndexPutAllTest {
             assertThrows(IndexOutOfBoundsException.class, () -> index.putAll(keys, values, -1, 4));
         }
     }
+
+    /**
+     * Long ascending runs, the case {@code flushRunPastBuffer} takes past the buffer, broken by late keys, ties,
+     * a gap below the tree's largest key and deletes: putAll must leave the tree, the buffer and every counter
+     * exactly as the same writes made one put at a time.
+     */
+    @Test
+    void longSortedRunsEndAsEntryByEntryWritesWould() {
+        for (int capacity : new int[] {1, 3, 250, 1000, 4096}) {
+            for (double fraction : new double[] {0.5, 0.1, 1.0}) {
+                final SplittableRandom rnd = new SplittableRandom(capacity * 31L + (long) (fraction * 10));
+                final TreeMap<Long, Long> oracle = new TreeMap<>();
+                final String label = "buffer " + capacity + ", flush fraction " + fraction;
+                try (SortednessAwareIndex batched = build(capacity, fraction);
+                     SortednessAwareIndex single = build(capacity, fraction)) {
+                    long next = Long.MIN_VALUE + 1 + rnd.nextInt(3);
+                    for (int round = 0; round < 60; round++) {
+                        final int n = 1 + rnd.nextInt(round % 7 == 0 ? 40 * capacity + 50 : 3 * capacity + 20);
+                        final long[] keys = new long[n];
+                        for (int i = 0; i < n; i++) {
+                            final int shape = rnd.nextInt(1000 + 20 * capacity);
+                            if (shape == 0) {
+                                keys[i] = next - 1 - rnd.nextInt(2 * capacity + 2);  // late
+                            } else if (shape == 1 && i > 0) {
+                                keys[i] = keys[i - 1];                                 // tie
+                            } else {
+                                next += 1 + rnd.nextInt(round % 5 == 0 ? 1 : 1000);
+                                keys[i] = next;
+                            }
+                        }
+                        if (round == 59) {
+                            keys[n - 1] = Long.MAX_VALUE;
+                        }
+                        final long[] values = rnd.longs(n).toArray();
+                        batched.putAll(keys, values, 0, n);
+                        for (int i = 0; i < n; i++) {
+                            single.put(keys[i], values[i]);
+                            oracle.put(keys[i], values[i]);
+                        }
+                        if (round % 20 == 10) {
+                            // Drained, then runs below the tree's largest key: not past the buffer.
+                            batched.flush();
+                            single.flush();
+                            next -= 100L * capacity;
+                        }
+                        if (round % 3 == 0) {
+                            final long gone = next - rnd.nextInt(3 * capacity + 3);
+                            batched.remove(gone);
+                            single.remove(gone);
+                            oracle.remove(gone);
+                        }
+                        assertEquals(single.stats().counters(), batched.stats().counters(), label + ", round " + round);
+                    }
+                    batched.flush();
+                    single.flush();
+                    assertEquals(single.stats().counters(), batched.stats().counters(), label + ", flushed");
+                    assertEquals(oracle, batched.asNavigableMap(), label + ", flushed");
+                    assertEquals(Long.MAX_VALUE, batched.asNavigableMap().lastKey());
+                }
+            }
+        }
+    }
+
+    private static SortednessAwareIndex build(final int capacity, final double flushFraction) {
+        return Indexes.saBPlusTree().bufferCapacity(capacity).flushFraction(flushFraction).pageSize(512).build();
+    }
 }
