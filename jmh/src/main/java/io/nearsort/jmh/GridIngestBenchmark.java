@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 @Warmup(iterations = 1)
 @Measurement(iterations = 2)
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+    "--enable-native-access=ALL-UNNAMED",
     "-Dagrona.disable.bounds.checks=true", "-Xms6g", "-Xmx6g"})
 public class GridIngestBenchmark extends IngestState {
     @Param({"10000000"})

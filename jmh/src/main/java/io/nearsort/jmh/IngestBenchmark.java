@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 @Warmup(iterations = 1)
 @Measurement(iterations = 3)
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+    "--enable-native-access=ALL-UNNAMED",
     "-Dagrona.disable.bounds.checks=true", "-Xms8g", "-Xmx8g"})
 public class IngestBenchmark extends IngestState {
     @Param({"10000000"})

@@ -34,6 +34,7 @@ import java.util.concurrent.TimeUnit;
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 2)
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+    "--enable-native-access=ALL-UNNAMED",
     "-Dagrona.disable.bounds.checks=true", "-Xms8g", "-Xmx8g"})
 public class PointLookupBenchmark {
     private static final int PROBES = 1 << 16;

@@ -13,6 +13,8 @@ import java.util.concurrent.atomic.LongAdder;
  * see {@link #wrap}). Slabs are allocated lazily, growing geometrically from a small first slab up to
  * {@link Builder#maxSlabBytes}, so a tiny index costs kilobytes, not megabytes. Freed pages go to an intrusive
  * free list (the next pointer lives in the freed page itself) and are reused before new pages are carved.
+ * Slabs of 2 MiB and more are advised to use transparent huge pages where the JVM allows it ({@link HugePages},
+ * {@link Builder#hugePages(boolean)}).
  *
  * <h2>Ownership</h2>
  * The arena owns every slab; {@link #close()} frees them all at once, including pages that were never freed.
@@ -48,6 +50,7 @@ public final class PageArena implements AutoCloseable {
     private final long maxSlabBytes;
     private final boolean concurrent;
     private final int threadCacheCapacity;
+    private final boolean hugePages;
     private final Object lock = new Object();
     private final ThreadLocal<ThreadPageCache> threadCaches;
     private final LongHashSet livePages;
@@ -62,6 +65,7 @@ public final class PageArena implements AutoCloseable {
     private long carveEnd;
     private long freeListHead = NULL;
     private long bytesAllocated;
+    private long bytesAdvisedHugePages;
 
     private long pagesInUse;                  // single-threaded arena
     private final LongAdder concurrentPagesInUse; // concurrent arena
@@ -73,6 +77,7 @@ public final class PageArena implements AutoCloseable {
         this.maxSlabBytes = builder.maxSlabBytes;
         this.concurrent = builder.concurrent;
         this.threadCacheCapacity = builder.threadCacheCapacity;
+        this.hugePages = builder.hugePages;
         this.nextSlabBytes = Math.min(maxSlabBytes, (long) pageSize * FIRST_SLAB_PAGES);
         this.threadCaches = concurrent ? ThreadLocal.withInitial(() -> new ThreadPageCache(threadCacheCapacity)) : null;
         this.concurrentPagesInUse = concurrent ? new LongAdder() : null;
@@ -181,6 +186,19 @@ public final class PageArena implements AutoCloseable {
         return bytesAllocated;
     }
 
+    /**
+     * Bytes of slabs for which the kernel accepted the advice to use transparent huge pages (see
+     * {@link HugePages}); 0 when the advice is off or unavailable in this JVM.
+     */
+    public long bytesAdvisedHugePages() {
+        if (concurrent) {
+            synchronized (lock) {
+                return bytesAdvisedHugePages;
+            }
+        }
+        return bytesAdvisedHugePages;
+    }
+
     /** Bytes in pages handed out and not yet freed. */
     public long bytesInUse() {
         return pagesInUse() * pageSize;
@@ -209,6 +227,7 @@ public final class PageArena implements AutoCloseable {
             }
             slabCount = 0;
             bytesAllocated = 0;
+            bytesAdvisedHugePages = 0;
             pagesInUse = 0;
             if (concurrentPagesInUse != null) {
                 concurrentPagesInUse.reset();
@@ -262,6 +281,9 @@ public final class PageArena implements AutoCloseable {
         slabSizes[slabCount] = bytes;
         slabCount++;
         bytesAllocated += bytes + pageSize;
+        if (hugePages && HugePages.advise(base, bytes)) {
+            bytesAdvisedHugePages += bytes;
+        }
         carveNext = base;
         carveEnd = base + bytes;
         nextSlabBytes = Math.min(maxSlabBytes, bytes * 2);
@@ -290,6 +312,7 @@ public final class PageArena implements AutoCloseable {
         private long maxSlabBytes = DEFAULT_MAX_SLAB_BYTES;
         private boolean concurrent;
         private int threadCacheCapacity = DEFAULT_THREAD_CACHE_CAPACITY;
+        private boolean hugePages = true;
 
         private Builder() {
         }
@@ -327,6 +350,16 @@ public final class PageArena implements AutoCloseable {
                         + threadCacheCapacity + ")");
             }
             this.threadCacheCapacity = threadCacheCapacity;
+            return this;
+        }
+
+        /**
+         * Whether slabs of 2 MiB and more are advised to use transparent huge pages where the JVM allows it
+         * ({@link HugePages#status()}); default true. Fewer page faults while trees grow and fewer TLB misses
+         * on lookups, at the cost of up to one huge page of resident memory ahead of the last page handed out.
+         */
+        public Builder hugePages(final boolean hugePages) {
+            this.hugePages = hugePages;
             return this;
         }
 

@@ -1,0 +1,56 @@
+package io.nearsort.core.memory;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Locale;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Huge page advice: given on Linux from JDK 22 on when native access is enabled (Surefire passes
+ * {@value HugePages#NATIVE_ACCESS_FLAG}), otherwise refused with the reason; arenas count what they advised.
+ */
+class HugePagesTest {
+    private static final boolean EXPECTED = Runtime.version().feature() >= 22
+            && System.getProperty("os.name").toLowerCase(Locale.ROOT).startsWith("linux");
+
+    @Test
+    void availableExactlyWhereTheJvmAllowsTheDowncall() {
+        assertEquals(EXPECTED, HugePages.isAvailable(), HugePages.status());
+        if (!EXPECTED && Runtime.version().feature() < 22) {
+            assertTrue(HugePages.status().contains("JDK " + Runtime.version().feature()), HugePages.status());
+            assertTrue(HugePages.status().contains("GLIBC_TUNABLES"), HugePages.status());
+        }
+    }
+
+    @Test
+    void arenasAdviseLargeSlabsOnlyAndOnlyWhenAsked() {
+        final PageArena advised = PageArena.builder().build();
+        try (PageArena plain = PageArena.builder().hugePages(false).build()) {
+            long touched = 0;
+            for (int i = 0; i < 3000; i++) { // slabs of 64 KiB, 128 KiB, ... 8 MiB: the last three are >= 2 MiB
+                advised.allocate();
+                plain.allocate();
+                touched += advised.pageSize();
+            }
+            assertEquals(touched, advised.bytesInUse());
+            assertEquals(0, plain.bytesAdvisedHugePages());
+            if (EXPECTED) {
+                assertEquals((2L + 4 + 8) << 20, advised.bytesAdvisedHugePages());
+            } else {
+                assertEquals(0, advised.bytesAdvisedHugePages());
+            }
+        } finally {
+            advised.close();
+        }
+        assertEquals(0, advised.bytesAdvisedHugePages());
+        assertEquals(0, advised.bytesAllocated());
+    }
+
+    @Test
+    void regionsBelowOneHugePageAreNotAdvised() {
+        assertFalse(HugePages.advise(1L << 30, HugePages.HUGE_PAGE_BYTES - 4096));
+    }
+}
