@@ -20,7 +20,8 @@ import java.util.Optional;
  * {@code Enable-Native-Access} manifest entry of an executable jar), so that the JVM never prints its
  * restricted-method warning into a user's logs. Elsewhere it is a no-op; on JDK 17–21 the same effect comes from
  * glibc, outside the JVM: {@code GLIBC_TUNABLES=glibc.malloc.hugetlb=1} makes {@code malloc} advise every
- * large allocation. {@link #status()} says which case applies.
+ * large allocation. {@link #status()} says which case applies; {@code -Dnearsort.hugePages=false} turns the
+ * advice off for every arena of the JVM ({@link PageArena.Builder#hugePages(boolean)} for one arena).
  */
 public final class HugePages {
     /** {@code MADV_HUGEPAGE} of Linux (the same value on every architecture). */
@@ -29,7 +30,10 @@ public final class HugePages {
     public static final long HUGE_PAGE_BYTES = 2L << 20;
     /** The JVM option that lets nearsort give the advice on JDK 22 and later. */
     public static final String NATIVE_ACCESS_FLAG = "--enable-native-access=ALL-UNNAMED";
+    /** The system property that turns the advice off when {@code false} (default on). */
+    public static final String ENABLED_PROPERTY = "nearsort.hugePages";
 
+    private static final String BAD_PROPERTY = "-D" + ENABLED_PROPERTY + " must be true or false (got: ";
     private static final MethodHandle MADVISE;
     private static final String STATUS;
 
@@ -49,6 +53,18 @@ public final class HugePages {
     }
 
     private HugePages() {
+    }
+
+    /**
+     * Fails when {@code -Dnearsort.hugePages} is neither {@code true} nor {@code false}; every arena that may
+     * advise checks it when it is built, so a typo surfaces before anything is stored.
+     *
+     * @throws IllegalArgumentException naming the property and its value
+     */
+    public static void checkConfiguration() {
+        if (STATUS.startsWith(BAD_PROPERTY)) {
+            throw new IllegalArgumentException(STATUS);
+        }
     }
 
     /** Whether {@link #advise} asks the kernel for huge pages in this JVM. */
@@ -80,6 +96,14 @@ public final class HugePages {
     }
 
     private static MethodHandle lookUpMadvise() throws ReflectiveOperationException {
+        final String enabled = System.getProperty(ENABLED_PROPERTY, "true");
+        if (!enabled.equals("true")) {
+            if (enabled.equals("false")) {
+                throw new UnsupportedOperationException("no huge page advice: turned off by -D" + ENABLED_PROPERTY
+                        + "=false");
+            }
+            throw new UnsupportedOperationException(BAD_PROPERTY + enabled + ")");
+        }
         if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
             throw new UnsupportedOperationException("no huge page advice: not Linux");
         }

@@ -78,6 +78,9 @@ public final class PageArena implements AutoCloseable {
         this.concurrent = builder.concurrent;
         this.threadCacheCapacity = builder.threadCacheCapacity;
         this.hugePages = builder.hugePages;
+        if (hugePages) {
+            HugePages.checkConfiguration();
+        }
         this.nextSlabBytes = Math.min(maxSlabBytes, (long) pageSize * FIRST_SLAB_PAGES);
         this.threadCaches = concurrent ? ThreadLocal.withInitial(() -> new ThreadPageCache(threadCacheCapacity)) : null;
         this.concurrentPagesInUse = concurrent ? new LongAdder() : null;

@@ -2,7 +2,13 @@ package io.nearsort.core.memory;
 
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -52,5 +58,40 @@ class HugePagesTest {
     @Test
     void regionsBelowOneHugePageAreNotAdvised() {
         assertFalse(HugePages.advise(1L << 30, HugePages.HUGE_PAGE_BYTES - 4096));
+    }
+
+    @Test
+    void thePropertyTurnsTheAdviceOffAndATypoIsRefusedBeforeAnythingIsStored() throws Exception {
+        String output = probe(HugePages.NATIVE_ACCESS_FLAG, "-Dnearsort.hugePages=false");
+        assertTrue(output.contains("available=false status=no huge page advice: turned off by -Dnearsort.hugePages"
+                + "=false"), output);
+        assertTrue(output.contains("advised=0"), output);
+        output = probe(HugePages.NATIVE_ACCESS_FLAG, "-Dnearsort.hugePages=yes");
+        assertTrue(output.contains("refused: -Dnearsort.hugePages must be true or false (got: yes)"), output);
+    }
+
+    @Test
+    void withoutNativeAccessTheJvmPrintsNoWarningAndTheStatusNamesTheFlag() throws Exception {
+        final String output = probe();
+        assertTrue(output.contains("available=false"), output);
+        assertTrue(output.contains("advised=0"), output);
+        assertFalse(output.contains("WARNING"), output);
+        if (EXPECTED) {
+            assertTrue(output.contains(HugePages.NATIVE_ACCESS_FLAG), output);
+        }
+    }
+
+    /** Runs {@link HugePagesProbe} in a child JVM with {@code options}; its standard output and error. */
+    private static String probe(final String... options) throws IOException, InterruptedException {
+        final List<String> command = new ArrayList<>(List.of(
+                Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"));
+        command.addAll(List.of(options));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), HugePagesProbe.class.getName()));
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "child JVM finished");
+        assertEquals(0, process.exitValue(), output);
+        return output;
     }
 }

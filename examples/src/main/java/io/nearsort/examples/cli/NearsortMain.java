@@ -1,5 +1,6 @@
 package io.nearsort.examples.cli;
 
+import io.nearsort.core.memory.HugePages;
 import io.nearsort.examples.cli.keys.MalformedInputException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -101,7 +102,8 @@ public final class NearsortMain implements Callable<Integer> {
         public String[] getVersion() {
             final String version = NearsortMain.class.getPackage().getImplementationVersion();
             return new String[] {"nearsort " + (version == null ? "(development build)" : version),
-                "JVM: ${java.version} (${java.vendor} ${java.vm.name})"};
+                "JVM: ${java.version} (${java.vendor} ${java.vm.name})",
+                "Off-heap memory: " + HugePages.status()};
         }
     }
 

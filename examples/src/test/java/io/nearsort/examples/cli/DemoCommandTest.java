@@ -74,5 +74,6 @@ class DemoCommandTest {
         cli = Cli.run("--version");
         assertEquals(0, cli.exitCode);
         assertTrue(cli.out.startsWith("nearsort "), cli.out);
+        assertTrue(cli.out.contains("Off-heap memory: " + io.nearsort.core.memory.HugePages.status()), cli.out);
     }
 }
