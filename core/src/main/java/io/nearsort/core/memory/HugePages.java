@@ -33,11 +33,15 @@ public final class HugePages {
     /** The system property that turns the advice off when {@code false} (default on). */
     public static final String ENABLED_PROPERTY = "nearsort.hugePages";
 
-    private static final String BAD_PROPERTY = "-D" + ENABLED_PROPERTY + " must be true or false (got: ";
+    /** Why {@code -Dnearsort.hugePages} is unusable, or null when it is true, false or unset. */
+    private static final String PROPERTY_ERROR;
     private static final MethodHandle MADVISE;
     private static final String STATUS;
 
     static {
+        final String enabled = System.getProperty(ENABLED_PROPERTY, "true");
+        PROPERTY_ERROR = enabled.equals("true") || enabled.equals("false") ? null
+                : "-D" + ENABLED_PROPERTY + " must be true or false (got: " + enabled + ")";
         MethodHandle handle = null;
         String status;
         try {
@@ -62,8 +66,8 @@ public final class HugePages {
      * @throws IllegalArgumentException naming the property and its value
      */
     public static void checkConfiguration() {
-        if (STATUS.startsWith(BAD_PROPERTY)) {
-            throw new IllegalArgumentException(STATUS);
+        if (PROPERTY_ERROR != null) {
+            throw new IllegalArgumentException(PROPERTY_ERROR);
         }
     }
 
@@ -96,13 +100,12 @@ public final class HugePages {
     }
 
     private static MethodHandle lookUpMadvise() throws ReflectiveOperationException {
-        final String enabled = System.getProperty(ENABLED_PROPERTY, "true");
-        if (!enabled.equals("true")) {
-            if (enabled.equals("false")) {
-                throw new UnsupportedOperationException("no huge page advice: turned off by -D" + ENABLED_PROPERTY
-                        + "=false");
-            }
-            throw new UnsupportedOperationException(BAD_PROPERTY + enabled + ")");
+        if (PROPERTY_ERROR != null) {
+            throw new UnsupportedOperationException(PROPERTY_ERROR);
+        }
+        if (System.getProperty(ENABLED_PROPERTY, "true").equals("false")) {
+            throw new UnsupportedOperationException("no huge page advice: turned off by -D" + ENABLED_PROPERTY
+                    + "=false");
         }
         if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
             throw new UnsupportedOperationException("no huge page advice: not Linux");

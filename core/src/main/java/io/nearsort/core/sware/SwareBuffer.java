@@ -536,17 +536,17 @@ final class SwareBuffer {
     }
 
     private static boolean isStrictlyAscending(final long[] keys, final int from, final int to) {
-        for (int i = from + 1; i < to; i++) {
-            if (keys[i] <= keys[i - 1]) {
-                return false;
-            }
-        }
-        return true;
+        return isAscending(keys, from, to, true);
     }
 
     private static boolean isSorted(final long[] keys, final int from, final int to) {
+        return isAscending(keys, from, to, false);
+    }
+
+    /** Whether {@code keys[from, to)} never descends and, when {@code strictly}, never repeats a key. */
+    private static boolean isAscending(final long[] keys, final int from, final int to, final boolean strictly) {
         for (int i = from + 1; i < to; i++) {
-            if (keys[i] < keys[i - 1]) {
+            if (keys[i] < keys[i - 1] || (strictly && keys[i] == keys[i - 1])) {
                 return false;
             }
         }

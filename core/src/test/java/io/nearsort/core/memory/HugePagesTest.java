@@ -57,7 +57,13 @@ class HugePagesTest {
 
     @Test
     void regionsBelowOneHugePageAreNotAdvised() {
-        assertFalse(HugePages.advise(1L << 30, HugePages.HUGE_PAGE_BYTES - 4096));
+        final long region = org.agrona.UnsafeApi.allocateMemory(2 * HugePages.HUGE_PAGE_BYTES);
+        try {
+            assertFalse(HugePages.advise(region, HugePages.HUGE_PAGE_BYTES - 4096));
+            assertEquals(EXPECTED, HugePages.advise(region, 2 * HugePages.HUGE_PAGE_BYTES));
+        } finally {
+            org.agrona.UnsafeApi.freeMemory(region);
+        }
     }
 
     @Test
