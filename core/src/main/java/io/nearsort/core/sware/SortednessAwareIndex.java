@@ -84,8 +84,8 @@ public final class SortednessAwareIndex implements LongIndex {
      * {@inheritDoc}
      *
      * <p>Takes the exclusive lock once per {@value #PUT_ALL_CHUNK} entries (readers wait at most one chunk), and
-     * copies runs that extend the sorted section whole ({@code SwareBuffer.appendInOrderRun}); everything else is
-     * appended entry by entry, exactly as {@link #put} would. A strictly ascending run that would set off whole
+     * copies its ascending runs whole ({@code SwareBuffer.appendRun}), appending each descent between them as
+     * {@link #put} would; the buffer ends exactly as after one {@code put} per entry. A strictly ascending run that would set off whole
      * flush cycles of an in-order buffer goes to the tree without passing through the buffer
      * ({@link #flushRunPastBuffer}), up to {@value #RUN_STEP_CAPACITIES} buffer capacities per lock; the tree,
      * the buffer and the counters end as the entry-by-entry cycles would leave them.
@@ -108,7 +108,7 @@ public final class SortednessAwareIndex implements LongIndex {
                         }
                         flushCycle(false);
                     }
-                    final int copied = buffer.appendInOrderRun(keys, values, i, end);
+                    final int copied = buffer.appendRun(keys, values, i, end);
                     if (copied > 0) {
                         i += copied;
                         modCount++;
@@ -216,7 +216,7 @@ public final class SortednessAwareIndex implements LongIndex {
         tree.bulkAppend(ks, vs, from, head);
         counters.flushedEntries += head - from;
         buffer.clear();
-        buffer.appendInOrderRun(ks, vs, head, from + taken);
+        buffer.appendRun(ks, vs, head, from + taken);
         return taken;
     }
 

@@ -154,15 +154,19 @@ final class SwareBuffer {
     }
 
     /**
-     * Appends the longest non-decreasing run of {@code ks[from, to)} that fits and starts at or above every
-     * buffered key: the in-order case of Fig. 5a/5d for a whole run at once, with exactly the bookkeeping of as
-     * many {@link #append}s (the run extends the main sorted section and the sorted prefix when it is appended at
-     * their ends, and is no descent for the K/L estimates) but copied whole. Returns how many entries were
-     * appended; 0 when the run does not qualify.
+     * Appends the longest non-decreasing run of {@code ks[from, to)} that fits and starts at or above the last
+     * buffered key, with exactly the bookkeeping of as many {@link #append}s but copied whole. None of its entries
+     * is a descent, so none feeds the K/L estimates or cuts the sorted prefix: {@code sortedPrefixEnd - 1} holds a
+     * key at or below every entry after the prefix (a smaller entry would have cut it, Fig. 5b), hence at or below
+     * the run. When the run starts at or above every buffered key (Fig. 5a/5d) it extends the main sorted section
+     * and the sorted prefix if they end at the buffer's end; otherwise neither ends there (a buffer that is one
+     * sorted run ends with its largest key) and the run stays in the unsorted section (Fig. 5c). A batch of
+     * near-sorted keys thus goes in as its ascending runs, with {@link #append} only for the descents between them.
+     * Returns how many entries were appended; 0 when the run does not qualify.
      */
-    int appendInOrderRun(final long[] ks, final long[] vs, final int from, final int to) {
+    int appendRun(final long[] ks, final long[] vs, final int from, final int to) {
         final int p = size;
-        if (p == capacity || from >= to || (p > 0 && ks[from] < maxKey)) {
+        if (p == capacity || from >= to || (p > 0 && ks[from] < keys[p - 1])) {
             return 0;
         }
         int end = from + 1;
@@ -179,11 +183,14 @@ final class SwareBuffer {
             final int zoneEnd = Math.min(p + n, (zone + 1) * zoneSize);
             if (at % zoneSize == 0) {
                 zoneMin[zone] = keys[at];
+                zoneMax[zone] = keys[zoneEnd - 1];
                 if (zoneBlooms != null) {
                     zoneBlooms[zone].clear();
                 }
-            } // else: the zone's minimum stays, every key of the run being at or above it
-            zoneMax[zone] = keys[zoneEnd - 1];
+            } else {
+                zoneMin[zone] = Math.min(zoneMin[zone], keys[at]);
+                zoneMax[zone] = Math.max(zoneMax[zone], keys[zoneEnd - 1]);
+            }
             at = zoneEnd;
         }
         if (p == previousBoundary && blockCount == 0) {
@@ -194,8 +201,10 @@ final class SwareBuffer {
         }
         if (p == 0) {
             minKey = ks[from];
+            maxKey = ks[end - 1];
+        } else {
+            maxKey = Math.max(maxKey, ks[end - 1]);
         }
-        maxKey = ks[end - 1];
         size = p + n;
         return n;
     }
