@@ -25,6 +25,8 @@ final class BloomFilter {
     private final long[] words;
     private final int blocks;
     private final int probes;
+    /** Whether a key was added since the last {@link #clear}: an untouched filter clears for free. */
+    private boolean dirty;
     /**
      * @param expectedEntries entries the filter is sized for, at least 1
      * @param bitsPerEntry    bits per expected entry, at least 1
@@ -43,6 +45,7 @@ final class BloomFilter {
 
     /** Adds a key by its {@link #hash}. */
     void add(final long hash) {
+        dirty = true;
         final int base = block(hash) * BLOCK_WORDS;
         final long[] w = words;
         long bits = probeBits(hash);
@@ -104,8 +107,15 @@ final class BloomFilter {
         return (int) (((hash >>> 32) * blocks) >>> 32);
     }
 
+    /**
+     * Removes every key. The buffer's filters are filled lazily by lookups and cleared at every flush, so in an
+     * ingest-only phase they are never touched: those clears cost nothing.
+     */
     void clear() {
-        java.util.Arrays.fill(words, 0L);
+        if (dirty) {
+            java.util.Arrays.fill(words, 0L);
+            dirty = false;
+        }
     }
 
     /** Bytes held by the bit array. */

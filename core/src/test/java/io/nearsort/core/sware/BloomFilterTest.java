@@ -45,14 +45,19 @@ class BloomFilterTest {
     }
 
     @Test
-    void clearForgetsEverything() {
+    void clearForgetsEverythingEveryTime() {
         final BloomFilter filter = new BloomFilter(1_000, 10);
-        for (long k = 0; k < 1_000; k++) {
-            filter.add(BloomFilter.hash(k));
-        }
-        filter.clear();
-        for (long k = 0; k < 1_000; k++) {
-            assertFalse(filter.mightContain(BloomFilter.hash(k)));
+        filter.clear(); // nothing added: a clear with nothing to do must not stop later ones
+        for (int round = 0; round < 3; round++) {
+            for (long k = round * 1_000L; k < (round + 1) * 1_000L; k++) {
+                filter.add(BloomFilter.hash(k));
+                assertTrue(filter.mightContain(BloomFilter.hash(k)));
+            }
+            filter.clear();
+            filter.clear();
+            for (long k = 0; k < 3_000; k++) {
+                assertFalse(filter.mightContain(BloomFilter.hash(k)), "round " + round + ", key " + k);
+            }
         }
     }
 
