@@ -120,10 +120,20 @@ public final class KLAdaptiveSort {
         int write = from;
         boolean kept = false;
         long lastKept = 0;
+        // The first j > i with keys[j] < keys[j - 1] (positions after i are still as they arrived): while it lies
+        // beyond the lookahead, no entry there is smaller than keys[i], and arrivedEarly could only say no.
+        int nextDescent = from;
         for (int i = from; i < to; i++) {
             final long key = keys[i];
+            if (nextDescent <= i) {
+                nextDescent = i + 1;
+                while (nextDescent < to && keys[nextDescent] >= keys[nextDescent - 1]) {
+                    nextDescent++;
+                }
+            }
             final boolean late = kept && key < lastKept;
-            final boolean early = !late && arrivedEarly(keys, i, to, key, kept, lastKept);
+            final boolean early = !late && nextDescent <= i + LOOKAHEAD && nextDescent < to
+                    && arrivedEarly(keys, i, to, key, kept, lastKept);
             if (late || early) {
                 if (outCount == capacity) {
                     restoreArrivalOrder(keys, values, from, write, i);
