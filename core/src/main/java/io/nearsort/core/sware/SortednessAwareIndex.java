@@ -85,10 +85,10 @@ public final class SortednessAwareIndex implements LongIndex {
      *
      * <p>Takes the exclusive lock once per {@value #PUT_ALL_CHUNK} entries (readers wait at most one chunk), and
      * copies its ascending runs whole ({@code SwareBuffer.appendRun}), appending each descent between them as
-     * {@link #put} would; the buffer ends exactly as after one {@code put} per entry. A strictly ascending run that would set off whole
-     * flush cycles of an in-order buffer goes to the tree without passing through the buffer
-     * ({@link #flushRunPastBuffer}), up to {@value #RUN_STEP_CAPACITIES} buffer capacities per lock; the tree,
-     * the buffer and the counters end as the entry-by-entry cycles would leave them.
+     * {@link #put} would; the buffer ends exactly as after one {@code put} per entry. A strictly ascending run
+     * that would set off whole flush cycles of an in-order buffer goes to the tree without passing through the
+     * buffer ({@link #flushRunPastBuffer}), up to {@value #RUN_STEP_CAPACITIES} buffer capacities per lock; the
+     * tree, the buffer and the counters end as the entry-by-entry cycles would leave them.
      */
     @Override
     public void putAll(final long[] keys, final long[] values, final int from, final int to) {
