@@ -602,15 +602,28 @@ final class SwareBuffer {
     }
 
     /**
-     * Drops the first {@code n} entries (flushed, at most the sorted prefix or an already sorted buffer), moving
-     * the rest to the front; the markers move with them. Zonemaps and filters are rebuilt by
-     * {@link #resetAfterFlush()}.
+     * Hands the first {@code n} entries (to be flushed: at most the sorted prefix, or a sorted buffer) over to
+     * {@code run}, and moves the rest to the front; the markers move with them. The buffer's arrays become the
+     * run's and the run's earlier arrays the buffer's, so the flushed entries are not copied. Zonemaps and filters
+     * are rebuilt by {@link #resetAfterFlush()}.
      */
-    void dropPrefix(final int n) {
+    void detachPrefix(final int n, final boolean keepLastOfEqual, final DetachedRun run) {
+        run.ensureCapacity(capacity);
         final int rest = size - n;
-        System.arraycopy(keys, n, keys, 0, rest);
-        System.arraycopy(values, n, values, 0, rest);
-        System.arraycopy(tombstones, n, tombstones, 0, rest);
+        final long[] k = run.keys;
+        final long[] v = run.values;
+        final boolean[] t = run.tombstones;
+        System.arraycopy(keys, n, k, 0, rest);
+        System.arraycopy(values, n, v, 0, rest);
+        System.arraycopy(tombstones, n, t, 0, rest);
+        run.keys = keys;
+        run.values = values;
+        run.tombstones = tombstones;
+        run.count = n;
+        run.keepLastOfEqual = keepLastOfEqual;
+        keys = k;
+        values = v;
+        tombstones = t;
         size = rest;
         previousBoundary = Math.max(0, previousBoundary - n);
         sortedPrefixEnd = Math.max(0, sortedPrefixEnd - n);

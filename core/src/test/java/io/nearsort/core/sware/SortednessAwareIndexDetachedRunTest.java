@@ -1,0 +1,253 @@
+package io.nearsort.core.sware;
+
+import io.nearsort.core.AppendableLongIndex;
+import io.nearsort.core.IndexStats;
+import io.nearsort.core.Indexes;
+import io.nearsort.core.LongCursor;
+import io.nearsort.core.LongLongConsumer;
+import io.nearsort.core.btree.BPlusTree;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.NavigableMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A flush cycle's run goes to the tree after the buffer's lock is released (§IV-D). A tree that stalls inside
+ * that write shows what proceeds meanwhile (appends, reads the buffer answers) and what waits (reads of the
+ * tree, and tree writes, which must not overtake the run); a tree that fails shows the index refusing further
+ * use rather than answering without the entries that were lost.
+ */
+@Timeout(60)
+class SortednessAwareIndexDetachedRunTest {
+    /** Buffer of 64 over 512-byte pages: zones of 28 entries, so a flush of the sorted buffer detaches 0..27. */
+    private static final int CAPACITY = 64;
+
+    @Test
+    void bufferWorkProceedsWhileARunIsOnItsWayAndTreeReadsWaitForIt() throws Exception {
+        final StallingTree tree = new StallingTree(Indexes.bPlusTree().pageSize(512).build());
+        try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(CAPACITY).over(tree)) {
+            final Thread flusher = stallAFlush(index, tree);
+            try {
+                // The buffer's lock is free: appends and reads the buffer answers go ahead.
+                index.put(1_000, 1);
+                index.putAll(new long[] {1_001, 1_002}, new long[] {2, 3}, 0, 2);
+                index.remove(50); // inside the buffer's key range: a tombstone
+                assertEquals(1, index.getOrDefault(1_000, -1));
+                assertEquals(63, index.getOrDefault(63, -1));
+                assertEquals(-1, index.getOrDefault(50, -1));
+
+                // A read of a detached key waits for the run rather than missing it.
+                final FutureTask<Long> reader = new FutureTask<>(() -> index.getOrDefault(2, -1));
+                start(reader);
+                assertThrows(TimeoutException.class, () -> reader.get(200, TimeUnit.MILLISECONDS));
+                tree.release();
+                assertEquals(2, reader.get(10, TimeUnit.SECONDS));
+                flusher.join();
+            } finally {
+                tree.release(); // after a failed assertion too, so that close() does not wait forever
+            }
+            final long[] sum = {0};
+            final long count = index.forEachInRange(Long.MIN_VALUE, Long.MAX_VALUE, (k, v) -> sum[0] += k);
+            assertEquals(CAPACITY + 1 - 1 + 3, count);
+            assertEquals(CAPACITY * (CAPACITY + 1L) / 2 - 50 + 1_000 + 1_001 + 1_002, sum[0]);
+            assertEquals(count, index.size());
+        }
+        assertEquals(0, tree.delegate.bytesInUse());
+    }
+
+    @Test
+    void aTreeWriteWaitsForTheRunOnItsWay() throws Exception {
+        final StallingTree tree = new StallingTree(Indexes.bPlusTree().pageSize(512).build());
+        try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(CAPACITY).over(tree)) {
+            final Thread flusher = stallAFlush(index, tree);
+            try {
+                // Below the buffer's keys, a delete goes to the tree: overtaking the run would bring the key back.
+                final Thread remover = start(() -> index.remove(1));
+                while (remover.getState() != Thread.State.WAITING) {
+                    assertTrue(remover.isAlive(), "the delete should wait for the run");
+                    Thread.onSpinWait();
+                }
+                tree.release();
+                flusher.join();
+                remover.join();
+            } finally {
+                tree.release();
+            }
+            assertEquals(-1, index.getOrDefault(1, -1), "the delete comes after the run");
+            assertEquals(2, index.getOrDefault(2, -1));
+            assertEquals(CAPACITY, index.size());
+        }
+    }
+
+    /** Fills the buffer with 0..63, then has another thread's put flush it; returns once 0..27 stall in the tree. */
+    private static Thread stallAFlush(final SortednessAwareIndex index, final StallingTree tree)
+            throws InterruptedException {
+        for (long key = 0; key < CAPACITY; key++) {
+            index.put(key, key);
+        }
+        tree.stallNextWrite();
+        final Thread flusher = start(() -> index.put(CAPACITY, CAPACITY));
+        assertTrue(tree.stalled.await(10, TimeUnit.SECONDS), "the run should reach the tree");
+        return flusher;
+    }
+
+    @Test
+    void aRunTheTreeFailsToTakeMakesTheIndexRefuseEveryOperation() {
+        final StallingTree tree = new StallingTree(Indexes.bPlusTree().pageSize(512).build());
+        final SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(CAPACITY).over(tree);
+        for (long key = 0; key < CAPACITY; key++) {
+            index.put(key, key);
+        }
+        final IllegalStateException injected = new IllegalStateException("injected tree failure");
+        tree.failure = injected;
+        assertSame(injected, assertThrows(IllegalStateException.class, () -> index.put(CAPACITY, 0)));
+
+        final IllegalStateException refused = assertThrows(IllegalStateException.class, () -> index.getOrDefault(63, -1));
+        assertTrue(refused.getMessage().contains("unusable"), refused.getMessage());
+        assertSame(injected, refused.getCause());
+        assertThrows(IllegalStateException.class, () -> index.put(1, 1));
+        assertThrows(IllegalStateException.class, () -> index.putAll(new long[] {1}, new long[] {1}, 0, 1));
+        assertThrows(IllegalStateException.class, () -> index.remove(1));
+        assertThrows(IllegalStateException.class, () -> index.forEachInRange(0, 10, (k, v) -> { }));
+        assertThrows(IllegalStateException.class, index::size);
+        assertThrows(IllegalStateException.class, index::flush);
+        index.close();
+        assertEquals(0, tree.delegate.bytesInUse());
+        assertTrue(assertThrows(IllegalStateException.class, () -> index.getOrDefault(1, -1)).getMessage().contains("closed"));
+    }
+
+    private static Thread start(final Runnable body) {
+        final Thread thread = new Thread(body);
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+
+    /** A B+-tree whose next write stalls until released, or fails. */
+    private static final class StallingTree implements AppendableLongIndex {
+
+        final BPlusTree delegate;
+        volatile CountDownLatch stalled;
+        volatile CountDownLatch gate;
+        volatile RuntimeException failure;
+        final AtomicBoolean armed = new AtomicBoolean();
+
+        StallingTree(final BPlusTree delegate) {
+            this.delegate = delegate;
+        }
+
+        void stallNextWrite() {
+            stalled = new CountDownLatch(1);
+            gate = new CountDownLatch(1);
+            armed.set(true);
+        }
+
+        void release() {
+            final CountDownLatch g = gate;
+            if (g != null) {
+                g.countDown();
+            }
+        }
+
+        private void beforeWrite() {
+            final RuntimeException fail = failure;
+            if (fail != null) {
+                failure = null;
+                throw fail;
+            }
+            final CountDownLatch g = gate;
+            if (g != null && armed.compareAndSet(true, false)) { // the next write only
+                stalled.countDown();
+                try {
+                    g.await();
+                } catch (final InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+
+        @Override
+        public void put(final long key, final long value) {
+            beforeWrite();
+            delegate.put(key, value);
+        }
+
+        @Override
+        public void remove(final long key) {
+            beforeWrite();
+            delegate.remove(key);
+        }
+
+        @Override
+        public void bulkAppend(final long[] keys, final long[] values, final int from, final int to) {
+            beforeWrite();
+            delegate.bulkAppend(keys, values, from, to);
+        }
+
+        @Override
+        public long lastKey() {
+            return delegate.lastKey();
+        }
+
+        @Override
+        public int bulkLeafEntries() {
+            return delegate.bulkLeafEntries();
+        }
+
+        @Override
+        public long getOrDefault(final long key, final long defaultValue) {
+            return delegate.getOrDefault(key, defaultValue);
+        }
+
+        @Override
+        public boolean containsKey(final long key) {
+            return delegate.containsKey(key);
+        }
+
+        @Override
+        public long forEachInRange(final long lo, final long hi, final LongLongConsumer consumer) {
+            return delegate.forEachInRange(lo, hi, consumer);
+        }
+
+        @Override
+        public long size() {
+            return delegate.size();
+        }
+
+        @Override
+        public boolean isEmpty() {
+            return delegate.isEmpty();
+        }
+
+        @Override
+        public LongCursor cursor() {
+            return delegate.cursor();
+        }
+
+        @Override
+        public IndexStats stats() {
+            return delegate.stats();
+        }
+
+        @Override
+        public NavigableMap<Long, Long> asNavigableMap() {
+            return delegate.asNavigableMap();
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
+    }
+}
