@@ -35,7 +35,10 @@ final class SwareBuffer {
 
     final int capacity;
     final int zoneSize;
-    /** The entries; replaced by the merge buffers after a reorganisation from position 0 (see {@link #install}). */
+    /**
+     * The entries; replaced by the merge buffers after a reorganisation from position 0 ({@link #install}), and
+     * by a detached run's arrays at a flush ({@link #detachPrefix}).
+     */
     long[] keys;
     long[] values;
     boolean[] tombstones;
