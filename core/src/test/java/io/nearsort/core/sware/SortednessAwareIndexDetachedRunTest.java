@@ -112,7 +112,8 @@ class SortednessAwareIndexDetachedRunTest {
         tree.failure = injected;
         assertSame(injected, assertThrows(IllegalStateException.class, () -> index.put(CAPACITY, 0)));
 
-        final IllegalStateException refused = assertThrows(IllegalStateException.class, () -> index.getOrDefault(63, -1));
+        final IllegalStateException refused =
+                assertThrows(IllegalStateException.class, () -> index.getOrDefault(63, -1));
         assertTrue(refused.getMessage().contains("unusable"), refused.getMessage());
         assertSame(injected, refused.getCause());
         assertThrows(IllegalStateException.class, () -> index.put(1, 1));
@@ -123,7 +124,9 @@ class SortednessAwareIndexDetachedRunTest {
         assertThrows(IllegalStateException.class, index::flush);
         index.close();
         assertEquals(0, tree.delegate.bytesInUse());
-        assertTrue(assertThrows(IllegalStateException.class, () -> index.getOrDefault(1, -1)).getMessage().contains("closed"));
+        final IllegalStateException closed =
+                assertThrows(IllegalStateException.class, () -> index.getOrDefault(1, -1));
+        assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
     }
 
     private static Thread start(final Runnable body) {
