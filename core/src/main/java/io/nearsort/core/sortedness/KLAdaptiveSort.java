@@ -26,6 +26,7 @@ public final class KLAdaptiveSort {
     private static final int LOOKAHEAD = 8;
 
     private final StableMergeSort mergeSort = new StableMergeSort();
+    private final StableRadixSort outlierSort = new StableRadixSort();
     private final ArrivalHeap heap = new ArrivalHeap();
     private long[] outKeys = new long[0];
     private long[] outValues = new long[0];
@@ -133,7 +134,7 @@ public final class KLAdaptiveSort {
             }
             final boolean late = kept && key < lastKept;
             final boolean early = !late && nextDescent <= i + LOOKAHEAD && nextDescent < to
-                    && arrivedEarly(keys, i, to, key, kept, lastKept);
+                    && arrivedEarly(keys, nextDescent, Math.min(to, i + 1 + LOOKAHEAD), key, kept, lastKept);
             if (late || early) {
                 if (outCount == capacity) {
                     restoreArrivalOrder(keys, values, from, write, i);
@@ -156,14 +157,14 @@ public final class KLAdaptiveSort {
     }
 
     /**
-     * Whether one of the next {@link #LOOKAHEAD} entries is smaller than {@code key} but could still be kept:
-     * then keeping {@code key} would turn it (and what follows) into outliers. Looking a few entries ahead
-     * catches early keys that arrive next to each other.
+     * Whether one of the next {@link #LOOKAHEAD} entries, {@code keys[descent, end)}, is smaller than {@code key}
+     * but could still be kept: then keeping {@code key} would turn it (and what follows) into outliers. Looking a
+     * few entries ahead catches early keys that arrive next to each other. The entries before the next descent
+     * are skipped: they do not descend from {@code key}, so none is smaller.
      */
-    private static boolean arrivedEarly(final long[] keys, final int i, final int to, final long key,
+    private static boolean arrivedEarly(final long[] keys, final int descent, final int end, final long key,
                                         final boolean kept, final long lastKept) {
-        final int end = Math.min(to, i + 1 + LOOKAHEAD);
-        for (int j = i + 1; j < end; j++) {
+        for (int j = descent; j < end; j++) {
             if (keys[j] < key && (!kept || keys[j] >= lastKept)) {
                 return true;
             }
@@ -205,7 +206,7 @@ public final class KLAdaptiveSort {
         for (int i = 0; i < outCount; i++) {
             order[i] = i;
         }
-        mergeSort.sort(sortKeys, order, 0, outCount); // stable: outliers were recorded in arrival order
+        outlierSort.sort(sortKeys, order, 0, outCount); // stable: outliers were recorded in arrival order
         int i = written - 1;
         int j = outCount - 1;
         for (int d = to - 1; j >= 0; d--) {
@@ -233,7 +234,7 @@ public final class KLAdaptiveSort {
         if (outCount == 0) {
             return;
         }
-        mergeSort.sort(outKeys, outValues, 0, outCount);
+        outlierSort.sort(outKeys, outValues, 0, outCount);
         int i = written - 1;
         int j = outCount - 1;
         for (int d = to - 1; j >= 0; d--) {

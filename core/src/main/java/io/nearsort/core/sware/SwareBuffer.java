@@ -444,7 +444,14 @@ final class SwareBuffer {
         int newerStart = unsortedFrom;
         int newerEnd = size;
         final int tail = size - unsortedFrom;
-        if (tail > 1 && !isSorted(keys, unsortedFrom, size)) {
+        if (tail > 1 && !isSorted(keys, unsortedFrom, size) && olderPositions == null && olderEnd == unsortedFrom
+                && !anyTombstone(unsortedFrom, size)) {
+            // The usual ingest case: the unsorted section follows the older run directly and holds no tombstone,
+            // so it is sorted in place with its values (nothing else moves along), and the merge reads both runs
+            // straight from the entry arrays instead of through positions.
+            count(sorter.sort(keys, values, unsortedFrom, size, Math.min(tail, outOfOrderAppends),
+                    Math.min(tail, maxDisplacement)), counters);
+        } else if (tail > 1 && !isSorted(keys, unsortedFrom, size)) {
             System.arraycopy(keys, unsortedFrom, scratchKeys, 0, tail);
             for (int i = 0; i < tail; i++) {
                 scratchOrder[i] = unsortedFrom + i;
@@ -554,6 +561,15 @@ final class SwareBuffer {
         runPositions = nextRunPositions;
         nextRunPositions = p;
         return out;
+    }
+
+    private boolean anyTombstone(final int from, final int to) {
+        for (int i = from; i < to; i++) {
+            if (tombstones[i]) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isStrictlyAscending(final long[] keys, final int from, final int to) {

@@ -66,6 +66,50 @@ class SortTest {
         assertArrayEquals(expected[1], data[1], "equal keys keep arrival order");
     }
 
+    @ParameterizedTest(name = "n={0} spread={1}")
+    @CsvSource({"0,10", "1,10", "255,1000", "256,1000", "5000,0", "5000,200", "5000,70000", "5000,16777216",
+        "5000,1099511627776", "70000,9223372036854775807"})
+    void radixSortIsAStableSortAtEverySpread(final int n, final long spread) {
+        final SplittableRandom random = new SplittableRandom(n ^ spread);
+        final long base = random.nextLong();
+        final long[] keys = new long[n];
+        for (int i = 0; i < n; i++) {
+            keys[i] = spread == 0 ? base : base + random.nextLong(spread); // wraps past Long.MAX_VALUE too
+        }
+        final long[] withRepeats = withDuplicates(keys, random);
+        final long[][] data = withArrivalValues(withRepeats);
+        final StableRadixSort sorter = new StableRadixSort();
+        sorter.sort(data[0], data[1], 0, n);
+        final long[][] expected = oracle(withRepeats);
+        assertArrayEquals(expected[0], data[0]);
+        assertArrayEquals(expected[1], data[1], "equal keys keep arrival order");
+        // The instance keeps its scratch arrays: a second, shorter call on a sub-range must not see stale data.
+        final long[][] again = withArrivalValues(withRepeats);
+        sorter.sort(again[0], again[1], n / 4, n / 2);
+        final long[][] expectedPart = oracle(Arrays.copyOfRange(withRepeats, n / 4, n / 2));
+        assertArrayEquals(expectedPart[0], Arrays.copyOfRange(again[0], n / 4, n / 2));
+        for (int i = 0; i < expectedPart[1].length; i++) {
+            assertEquals(expectedPart[1][i] + n / 4, again[1][n / 4 + i], "position " + i + " of the sub-range");
+        }
+        assertArrayEquals(Arrays.copyOfRange(withRepeats, 0, n / 4), Arrays.copyOfRange(again[0], 0, n / 4));
+        assertArrayEquals(Arrays.copyOfRange(withRepeats, n / 2, n), Arrays.copyOfRange(again[0], n / 2, n));
+    }
+
+    @Test
+    void radixSortHandlesTheExtremeKeys() {
+        final long[] keys = new long[1000];
+        final SplittableRandom random = new SplittableRandom(7);
+        final long[] pool = {Long.MIN_VALUE, Long.MIN_VALUE + 1, -1, 0, 1, Long.MAX_VALUE - 1, Long.MAX_VALUE};
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = pool[random.nextInt(pool.length)];
+        }
+        final long[][] data = withArrivalValues(keys);
+        new StableRadixSort().sort(data[0], data[1], 0, keys.length);
+        final long[][] expected = oracle(keys);
+        assertArrayEquals(expected[0], data[0]);
+        assertArrayEquals(expected[1], data[1]);
+    }
+
     @ParameterizedTest(name = "n={0} K={1}% L={2}% estimates {3}")
     @CsvSource({"10000,5,5,exact", "10000,20,1,exact", "50000,10,2,exact", "50000,2,10,exact",
         "50000,10,2,low", "50000,50,50,low", "50000,0,0,exact", "20000,100,100,low"})
