@@ -97,7 +97,7 @@ class SortTest {
 
     @Test
     void radixSortHandlesTheExtremeKeys() {
-        final long[] keys = new long[1000];
+        final long[] keys = new long[40_000]; // long enough for eight radix passes rather than a merge sort
         final SplittableRandom random = new SplittableRandom(7);
         final long[] pool = {Long.MIN_VALUE, Long.MIN_VALUE + 1, -1, 0, 1, Long.MAX_VALUE - 1, Long.MAX_VALUE};
         for (int i = 0; i < keys.length; i++) {
