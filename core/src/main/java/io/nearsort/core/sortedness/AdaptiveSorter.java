@@ -68,11 +68,27 @@ public final class AdaptiveSorter {
      */
     public Algorithm sort(final long[] keys, final long[] values, final int from, final int to,
                           final long kEstimate, final long lEstimate) {
+        return sort(keys, values, from, to, kEstimate, lEstimate, null);
+    }
+
+    /**
+     * Sorts like {@link #sort(long[], long[], int, int, long, long)}; when the (K,L)-adaptive sort runs and its
+     * greedy pass finishes, the entries it set aside are handed over sorted in {@code deferred} rather than
+     * merged in (see {@link KLAdaptiveSort#sort(long[], long[], int, int, int, int, SortedOutliers)}):
+     * {@code keys[from, to - deferred.count())} is then sorted, and the caller merges the outliers.
+     *
+     * @param deferred receives the outliers (emptied when there are none); null to merge them here
+     */
+    public Algorithm sort(final long[] keys, final long[] values, final int from, final int to,
+                          final long kEstimate, final long lEstimate, final SortedOutliers deferred) {
+        if (deferred != null) {
+            deferred.count = 0;
+        }
         final int n = to - from;
         if (prefersAdaptive(n, kEstimate, lEstimate)) {
             final int k = (int) Math.min(n, Math.max(0, kEstimate));
             final int l = (int) Math.min(n, Math.max(0, lEstimate));
-            if (klSort.sort(keys, values, from, to, k, l) == KLAdaptiveSort.Outcome.ADAPTIVE) {
+            if (klSort.sort(keys, values, from, to, k, l, deferred) == KLAdaptiveSort.Outcome.ADAPTIVE) {
                 adaptiveSorts++;
                 return Algorithm.KL_ADAPTIVE;
             }

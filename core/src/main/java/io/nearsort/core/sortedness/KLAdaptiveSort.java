@@ -31,6 +31,8 @@ public final class KLAdaptiveSort {
     private long[] outKeys = new long[0];
     private long[] outValues = new long[0];
     private int[] outArrivals = new int[0];
+    private long[] sortedOutlierKeys = new long[0];
+    private long[] sortedOutlierOrder = new long[0];
     private int outCount;
 
     /** How a call to {@link #sort} finished. */
@@ -50,6 +52,22 @@ public final class KLAdaptiveSort {
      */
     public Outcome sort(final long[] keys, final long[] values, final int from, final int to, final int k,
                         final int l) {
+        return sort(keys, values, from, to, k, l, null);
+    }
+
+    /**
+     * Sorts like {@link #sort(long[], long[], int, int, int, int)}, except that when the greedy pass sorts the run
+     * its outliers are not merged back but handed over, sorted, in {@code deferred}: then {@code keys[from, to -
+     * deferred.count())} holds the rest of the run, sorted, and the caller merges the two (Pass 2, done by the
+     * caller). Otherwise {@code deferred} is left empty and the whole run is sorted.
+     *
+     * @param deferred receives the outliers; null to merge them back here
+     */
+    public Outcome sort(final long[] keys, final long[] values, final int from, final int to, final int k,
+                        final int l, final SortedOutliers deferred) {
+        if (deferred != null) {
+            deferred.count = 0;
+        }
         java.util.Objects.checkFromToIndex(from, to, keys.length);
         java.util.Objects.checkFromToIndex(from, to, values.length);
         if (k < 0 || l < 0) {
@@ -61,7 +79,7 @@ public final class KLAdaptiveSort {
         }
         final int outlierCapacity = Math.min(n, k);
         ensureOutlierCapacity(outlierCapacity);
-        if (greedySplit(keys, values, from, to, outlierCapacity)) {
+        if (greedySplit(keys, values, from, to, outlierCapacity, deferred)) {
             return Outcome.ADAPTIVE;
         }
         final int heapCapacity = (int) Math.min(n, (long) k + l + 1);
@@ -116,7 +134,7 @@ public final class KLAdaptiveSort {
      * keys early entries precede the kept run and late entries follow it.
      */
     private boolean greedySplit(final long[] keys, final long[] values, final int from, final int to,
-                                final int capacity) {
+                                final int capacity, final SortedOutliers deferred) {
         outCount = 0;
         int write = from;
         boolean kept = false;
@@ -152,7 +170,11 @@ public final class KLAdaptiveSort {
                 kept = true;
             }
         }
-        mergeGreedyOutliers(keys, values, from, write, to);
+        if (deferred != null) {
+            handOverGreedyOutliers(deferred);
+        } else {
+            mergeGreedyOutliers(keys, values, from, write, to);
+        }
         return true;
     }
 
@@ -195,18 +217,44 @@ public final class KLAdaptiveSort {
         return mark < 0 ? -1 - mark : mark;
     }
 
-    /** Sorts the greedy outliers by (key, arrival) and merges them from the back (see greedySplit on ties). */
+    /**
+     * Sorts the greedy outliers by (key, arrival): their keys into {@link #sortedOutlierKeys}, their indices into
+     * {@link #sortedOutlierOrder}.
+     */
+    private void sortGreedyOutliers() {
+        if (sortedOutlierKeys.length < outCount) {
+            sortedOutlierKeys = new long[outKeys.length];
+            sortedOutlierOrder = new long[outKeys.length];
+        }
+        System.arraycopy(outKeys, 0, sortedOutlierKeys, 0, outCount);
+        for (int i = 0; i < outCount; i++) {
+            sortedOutlierOrder[i] = i;
+        }
+        outlierSort.sort(sortedOutlierKeys, sortedOutlierOrder, 0, outCount); // stable: recorded in arrival order
+    }
+
+    /** Sorts the greedy outliers and hands them over to {@code deferred}, with their place among equal keys. */
+    private void handOverGreedyOutliers(final SortedOutliers deferred) {
+        sortGreedyOutliers();
+        deferred.ensureCapacity(outCount);
+        for (int j = 0; j < outCount; j++) {
+            final int o = (int) sortedOutlierOrder[j];
+            deferred.keys[j] = sortedOutlierKeys[j];
+            deferred.values[j] = outValues[o];
+            deferred.precedesEqual[j] = outArrivals[o] < 0; // early outliers precede equal kept keys
+        }
+        deferred.count = outCount;
+    }
+
+    /** Sorts the greedy outliers and merges them from the back (see greedySplit on ties). */
     private void mergeGreedyOutliers(final long[] keys, final long[] values, final int from, final int written,
                                      final int to) {
         if (outCount == 0) {
             return;
         }
-        final long[] order = new long[outCount];
-        final long[] sortKeys = java.util.Arrays.copyOf(outKeys, outCount);
-        for (int i = 0; i < outCount; i++) {
-            order[i] = i;
-        }
-        outlierSort.sort(sortKeys, order, 0, outCount); // stable: outliers were recorded in arrival order
+        sortGreedyOutliers();
+        final long[] sortKeys = sortedOutlierKeys;
+        final long[] order = sortedOutlierOrder;
         int i = written - 1;
         int j = outCount - 1;
         for (int d = to - 1; j >= 0; d--) {

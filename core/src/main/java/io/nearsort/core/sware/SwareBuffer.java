@@ -1,6 +1,7 @@
 package io.nearsort.core.sware;
 
 import io.nearsort.core.sortedness.AdaptiveSorter;
+import io.nearsort.core.sortedness.SortedOutliers;
 
 /**
  * The SWARE buffer (SWARE §IV, OSM-tree §4): a dense array of recent writes organised in zones the size of a
@@ -80,6 +81,7 @@ final class SwareBuffer {
     private long[] mergedKeys = new long[0];
     private long[] mergedValues = new long[0];
     private boolean[] mergedTombstones = new boolean[0];
+    private final SortedOutliers deferredOutliers = new SortedOutliers();
 
     SwareBuffer(final int capacity, final int zoneSize, final int bloomBitsPerEntry) {
         this.capacity = capacity;
@@ -409,11 +411,14 @@ final class SwareBuffer {
      */
     void sortAndKeepNewest(final int from, final AdaptiveSorter sorter, final SwareCounters counters) {
         final int n = size - from;
-        if (n <= 1 || ((blockCount == 0 || blocksEnd <= from) && isStrictlyAscending(keys, from, size))) {
+        final int unsortedFrom = Math.max(from, unsortedStart());
+        // The unsorted section is checked first: it usually descends early, and the sorted section is long.
+        if (n <= 1 || ((blockCount == 0 || blocksEnd <= from)
+                && isStrictlyAscending(keys, Math.max(from, unsortedFrom - 1), size)
+                && isStrictlyAscending(keys, from, unsortedFrom))) {
             return; // already sorted with no repeated key: nothing to move
         }
         ensureScratch(n);
-        final int unsortedFrom = Math.max(from, unsortedStart());
         // The older entries: the part of the main sorted section in range, merged with the query-sorted blocks
         // in range (oldest first) when there are any.
         long[] olderKeys = keys;
@@ -444,13 +449,17 @@ final class SwareBuffer {
         int newerStart = unsortedFrom;
         int newerEnd = size;
         final int tail = size - unsortedFrom;
+        SortedOutliers outliers = null;
         if (tail > 1 && !isSorted(keys, unsortedFrom, size) && olderPositions == null && olderEnd == unsortedFrom
                 && !anyTombstone(unsortedFrom, size)) {
             // The usual ingest case: the unsorted section follows the older run directly and holds no tombstone,
             // so it is sorted in place with its values (nothing else moves along), and the merge reads both runs
-            // straight from the entry arrays instead of through positions.
+            // straight from the entry arrays instead of through positions. The (K,L) sort's outliers are merged
+            // in by that merge too, rather than into the section first.
             count(sorter.sort(keys, values, unsortedFrom, size, Math.min(tail, outOfOrderAppends),
-                    Math.min(tail, maxDisplacement)), counters);
+                    Math.min(tail, maxDisplacement), deferredOutliers), counters);
+            outliers = deferredOutliers;
+            newerEnd = size - outliers.count();
         } else if (tail > 1 && !isSorted(keys, unsortedFrom, size)) {
             System.arraycopy(keys, unsortedFrom, scratchKeys, 0, tail);
             for (int i = 0; i < tail; i++) {
@@ -464,50 +473,70 @@ final class SwareBuffer {
             newerEnd = tail;
         }
         install(from, mergeKeepingNewest(olderKeys, olderPositions, olderStart, olderEnd,
-                newerKeys, newerPositions, newerStart, newerEnd));
+                newerKeys, newerPositions, newerStart, newerEnd, outliers));
     }
 
     /**
      * Merges two sorted runs of buffer entries, the older first among equal keys, into the merge buffers and
      * keeps only the last (newest) entry of each key; a run's positions are {@code positions}, or its indices
-     * when null. Returns the number of entries written. Near-sorted buffers merge in stretches (the retained
-     * entries below the first new one, then new ones up to the next retained one...): each stretch is one tight
-     * loop over one run, so the comparison that picks the run is taken once per stretch rather than per entry.
-     * (Copying stretches whole after galloping to their end measured slower at K=5%, L=5%: they are short.)
+     * when null. The newer run may come with the (K,L) sort's outliers ({@code outliers}, null when none), which
+     * belong to it: they go before or after its entries with an equal key as {@link SortedOutliers} says, and
+     * after the older run's. Returns the number of entries written. Near-sorted buffers merge in stretches (the
+     * retained entries below the first new one, then new ones up to the next retained one or outlier...): each
+     * stretch is one tight loop over one run, so the comparison that picks the run is taken once per stretch
+     * rather than per entry. (Copying stretches whole after galloping to their end measured slower at K=5%,
+     * L=5%: they are short.)
      */
     private int mergeKeepingNewest(final long[] aKeys, final long[] aPositions, final int aStart, final int aEnd,
-                                   final long[] bKeys, final long[] bPositions, final int bStart, final int bEnd) {
+                                   final long[] bKeys, final long[] bPositions, final int bStart, final int bEnd,
+                                   final SortedOutliers outliers) {
+        final int cEnd = outliers == null ? 0 : outliers.count();
         int i = aStart;
         int j = bStart;
+        int c = 0;
         int out = 0;
-        while (i < aEnd && j < bEnd) {
-            final long bKey = bKeys[j];
-            for (; i < aEnd && aKeys[i] <= bKey; i++) { // older entries first among equal keys
+        while (j < bEnd || c < cEnd) {
+            // The newer run's next entry: its own, unless an outlier comes first.
+            final boolean outlierNext = c < cEnd && (j == bEnd || outliers.key(c) < bKeys[j]
+                    || (outliers.key(c) == bKeys[j] && outliers.precedesEqualRunKeys(c)));
+            final long next = outlierNext ? outliers.key(c) : bKeys[j];
+            for (; i < aEnd && aKeys[i] <= next; i++) { // older entries first among equal keys
                 out = keepNewest(out, aKeys[i], aPositions == null ? i : (int) aPositions[i]);
             }
-            if (i == aEnd) {
-                break;
+            if (outlierNext) {
+                out = keepNewest(out, next, outliers.value(c), false);
+                c++;
+                continue;
             }
-            final long aKey = aKeys[i];
-            for (; j < bEnd && bKeys[j] < aKey; j++) {
+            // A stretch of the newer run, up to the next older entry and the next outlier.
+            final boolean olderLeft = i < aEnd;
+            final long olderKey = olderLeft ? aKeys[i] : 0;
+            final boolean outlierLeft = c < cEnd;
+            final long outlierKey = outlierLeft ? outliers.key(c) : 0;
+            final boolean outlierFirst = outlierLeft && outliers.precedesEqualRunKeys(c);
+            do {
                 out = keepNewest(out, bKeys[j], bPositions == null ? j : (int) bPositions[j]);
-            }
+                j++;
+            } while (j < bEnd && (!olderLeft || bKeys[j] < olderKey)
+                    && (!outlierLeft || bKeys[j] < outlierKey || (bKeys[j] == outlierKey && !outlierFirst)));
         }
         for (; i < aEnd; i++) {
             out = keepNewest(out, aKeys[i], aPositions == null ? i : (int) aPositions[i]);
-        }
-        for (; j < bEnd; j++) {
-            out = keepNewest(out, bKeys[j], bPositions == null ? j : (int) bPositions[j]);
         }
         return out;
     }
 
     /** Writes the entry at {@code source} as merged entry {@code out}, replacing an older one with the same key. */
     private int keepNewest(final int out, final long key, final int source) {
+        return keepNewest(out, key, values[source], tombstones[source]);
+    }
+
+    /** Writes an entry as merged entry {@code out}, replacing an older one with the same key. */
+    private int keepNewest(final int out, final long key, final long value, final boolean tombstone) {
         final int at = out > 0 && mergedKeys[out - 1] == key ? out - 1 : out;
         mergedKeys[at] = key;
-        mergedValues[at] = values[source];
-        mergedTombstones[at] = tombstones[source];
+        mergedValues[at] = value;
+        mergedTombstones[at] = tombstone;
         return at + 1;
     }
 

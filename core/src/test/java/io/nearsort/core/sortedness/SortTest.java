@@ -153,6 +153,50 @@ class SortTest {
         }
     }
 
+    /**
+     * With deferred outliers the kept run is sorted and the outliers, merged by their documented order among equal
+     * keys, complete the stable sort; when the greedy pass does not finish, nothing is deferred.
+     */
+    @Test
+    void klAdaptiveSortCanHandOverItsOutliersSortedForTheCallerToMerge() {
+        final SplittableRandom random = new SplittableRandom(37);
+        final AdaptiveSorter sorter = new AdaptiveSorter();
+        final SortedOutliers outliers = new SortedOutliers();
+        int deferredRuns = 0;
+        for (int round = 0; round < 5_000; round++) {
+            final int n = random.nextInt(300);
+            final long[] keys = new long[n];
+            long next = 0;
+            for (int i = 0; i < n; i++) {
+                next += random.nextInt(3) == 0 ? 0 : 1;
+                keys[i] = random.nextInt(10) == 0 ? random.nextInt(n + 1) : next; // near-sorted with repeats
+            }
+            final long[][] data = withArrivalValues(keys);
+            final int from = n / 10;
+            sorter.sort(data[0], data[1], from, n, random.nextInt(n + 1), random.nextInt(n + 1), outliers);
+            final int keptEnd = n - outliers.count();
+            deferredRuns += outliers.count() > 0 ? 1 : 0;
+            final long[] mergedKeys = new long[n - from];
+            final long[] mergedValues = new long[n - from];
+            int i = from;
+            int c = 0;
+            for (int d = 0; d < mergedKeys.length; d++) {
+                final boolean outlier = c < outliers.count() && (i == keptEnd || outliers.key(c) < data[0][i]
+                        || (outliers.key(c) == data[0][i] && outliers.precedesEqualRunKeys(c)));
+                mergedKeys[d] = outlier ? outliers.key(c) : data[0][i];
+                mergedValues[d] = outlier ? outliers.value(c++) : data[1][i++];
+            }
+            final long[][] expected = oracle(Arrays.copyOfRange(keys, from, n));
+            for (int d = 0; d < expected[1].length; d++) {
+                expected[1][d] += from;
+            }
+            assertArrayEquals(expected[0], mergedKeys, () -> Arrays.toString(keys));
+            assertArrayEquals(expected[1], mergedValues, () -> "stable on " + Arrays.toString(keys));
+            assertArrayEquals(Arrays.copyOfRange(keys, 0, from), Arrays.copyOfRange(data[0], 0, from));
+        }
+        assertTrue(deferredRuns > 300, "the outliers of many runs are handed over: " + deferredRuns);
+    }
+
     @Test
     void klAdaptiveSortOnSubRangesLeavesTheRestAlone() {
         final long[] keys = {9, 9, 5, 4, 3, 2, 1, 0, 0};
