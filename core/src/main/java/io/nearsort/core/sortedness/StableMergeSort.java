@@ -17,9 +17,7 @@ public final class StableMergeSort {
 
     /** Sorts {@code keys[from, to)} ascending, moving {@code values[from, to)} along, stably. */
     public void sort(final long[] keys, final long[] values, final int from, final int to) {
-        java.util.Objects.checkFromToIndex(from, to, keys.length);
-        java.util.Objects.checkFromToIndex(from, to, values.length);
-        final int n = to - from;
+        final int n = checkedLength(keys, values, from, to);
         if (n < 2) {
             return;
         }
@@ -31,6 +29,13 @@ public final class StableMergeSort {
         System.arraycopy(values, from, scratchValues, 0, n);
         // Sort scratch[0, n) into keys[from, to).
         sortInto(scratchKeys, scratchValues, 0, keys, values, from, n);
+    }
+
+    /** The length of the run {@code [from, to)} of both arrays, after checking that both hold it. */
+    static int checkedLength(final long[] keys, final long[] values, final int from, final int to) {
+        java.util.Objects.checkFromToIndex(from, to, keys.length);
+        java.util.Objects.checkFromToIndex(from, to, values.length);
+        return to - from;
     }
 
     /**

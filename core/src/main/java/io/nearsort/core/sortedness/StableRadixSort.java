@@ -25,9 +25,7 @@ public final class StableRadixSort {
 
     /** Sorts {@code keys[from, to)} ascending, moving {@code values[from, to)} along, stably. */
     public void sort(final long[] keys, final long[] values, final int from, final int to) {
-        java.util.Objects.checkFromToIndex(from, to, keys.length);
-        java.util.Objects.checkFromToIndex(from, to, values.length);
-        final int n = to - from;
+        final int n = StableMergeSort.checkedLength(keys, values, from, to);
         if (n < 2) {
             return;
         }
