@@ -22,6 +22,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Uniformly random point lookups of present keys after ingesting n generated keys; nanoseconds per lookup.
+ * {@code lookup} issues independent lookups, so the processor overlaps the cache misses of consecutive ones
+ * (throughput); {@code lookupLatency} picks each probe from the previous lookup's value, so every lookup waits
+ * for the one before (latency, what SWARE §V reports per query).
  *
  * <pre>
  * mvn -q -B package -DskipTests
@@ -66,6 +69,17 @@ public class PointLookupBenchmark {
     @TearDown(Level.Trial)
     public void close() {
         target.close();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(PROBES)
+    public long lookupLatency() {
+        // Ingestion stored every key as its own value: the next probe depends on the value just read.
+        long previous = 0;
+        for (int i = 0; i < PROBES; i++) {
+            previous = target.get(probes[(int) ((previous + i) & (PROBES - 1))], -1L);
+        }
+        return previous;
     }
 
     @Benchmark
