@@ -155,7 +155,8 @@ class SortTest {
 
     /**
      * With deferred outliers the kept run is sorted and the outliers, merged by their documented order among equal
-     * keys, complete the stable sort; when the greedy pass does not finish, nothing is deferred.
+     * keys, complete the stable sort, whichever algorithm ran (with none deferred when the greedy pass did not
+     * finish); one {@link SortedOutliers} serves every round, so a stale count from a previous one would show.
      */
     @Test
     void klAdaptiveSortCanHandOverItsOutliersSortedForTheCallerToMerge() {
