@@ -449,9 +449,9 @@ final class SwareBuffer {
         int newerStart = unsortedFrom;
         int newerEnd = size;
         final int tail = size - unsortedFrom;
+        final boolean unsorted = tail > 1 && !isSorted(keys, unsortedFrom, size);
         SortedOutliers outliers = null;
-        if (tail > 1 && !isSorted(keys, unsortedFrom, size) && olderPositions == null && olderEnd == unsortedFrom
-                && !anyTombstone(unsortedFrom, size)) {
+        if (unsorted && olderPositions == null && olderEnd == unsortedFrom && !anyTombstone(unsortedFrom, size)) {
             // The usual ingest case: the unsorted section follows the older run directly and holds no tombstone,
             // so it is sorted in place with its values (nothing else moves along), and the merge reads both runs
             // straight from the entry arrays instead of through positions. The (K,L) sort's outliers are merged
@@ -460,7 +460,7 @@ final class SwareBuffer {
                     Math.min(tail, maxDisplacement), deferredOutliers), counters);
             outliers = deferredOutliers;
             newerEnd = size - outliers.count();
-        } else if (tail > 1 && !isSorted(keys, unsortedFrom, size)) {
+        } else if (unsorted) {
             System.arraycopy(keys, unsortedFrom, scratchKeys, 0, tail);
             for (int i = 0; i < tail; i++) {
                 scratchOrder[i] = unsortedFrom + i;

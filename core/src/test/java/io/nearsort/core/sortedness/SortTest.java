@@ -43,6 +43,20 @@ class SortTest {
         return new long[][] {k, v};
     }
 
+    /**
+     * {@code n} keys climbing by 0 or 1 (so keys repeat), of which one in {@code displacedOneIn} is replaced by a
+     * random key in {@code [0, n]}.
+     */
+    private static long[] nearSortedWithRepeats(final SplittableRandom random, final int n, final int displacedOneIn) {
+        final long[] keys = new long[n];
+        long next = 0;
+        for (int i = 0; i < n; i++) {
+            next += random.nextInt(3) == 0 ? 0 : 1;
+            keys[i] = random.nextInt(displacedOneIn) == 0 ? random.nextInt(n + 1) : next;
+        }
+        return keys;
+    }
+
     private static long[] withDuplicates(final long[] keys, final SplittableRandom random) {
         final long[] out = keys.clone();
         for (int i = 0; i < out.length; i++) {
@@ -139,12 +153,7 @@ class SortTest {
         final KLAdaptiveSort sort = new KLAdaptiveSort();
         for (int round = 0; round < 20_000; round++) {
             final int n = random.nextInt(40);
-            final long[] keys = new long[n];
-            long next = 0;
-            for (int i = 0; i < n; i++) {
-                next += random.nextInt(3) == 0 ? 0 : 1;
-                keys[i] = random.nextInt(5) == 0 ? random.nextInt(n + 1) : next; // near-sorted with repeats
-            }
+            final long[] keys = nearSortedWithRepeats(random, n, 5);
             final long[][] data = withArrivalValues(keys);
             sort.sort(data[0], data[1], 0, n, random.nextInt(n + 1), random.nextInt(n + 1));
             final long[][] expected = oracle(keys);
@@ -166,12 +175,7 @@ class SortTest {
         int deferredRuns = 0;
         for (int round = 0; round < 5_000; round++) {
             final int n = random.nextInt(300);
-            final long[] keys = new long[n];
-            long next = 0;
-            for (int i = 0; i < n; i++) {
-                next += random.nextInt(3) == 0 ? 0 : 1;
-                keys[i] = random.nextInt(10) == 0 ? random.nextInt(n + 1) : next; // near-sorted with repeats
-            }
+            final long[] keys = nearSortedWithRepeats(random, n, 10);
             final long[][] data = withArrivalValues(keys);
             final int from = n / 10;
             sorter.sort(data[0], data[1], from, n, random.nextInt(n + 1), random.nextInt(n + 1), outliers);
