@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Consumer;
 
 /**
  * LDI's I/O handler (§4.2).
@@ -44,6 +45,8 @@ public final class IoHandler implements AutoCloseable {
     private final AtomicLong bucketsInExtents = new AtomicLong();
     private final AtomicLong bytesRead = new AtomicLong();
     private final AtomicLong writePhases = new AtomicLong();
+    /** Called with each group just before it is read; tests use it to hold a read in flight. */
+    private final Consumer<List<BucketLocation>> beforeGroupRead;
 
     private record Key(RecordFile file, long offset) {
     }
@@ -54,6 +57,11 @@ public final class IoHandler implements AutoCloseable {
      * @param thetaGroup g, the buckets of the group θ was measured with, at least 2
      */
     public IoHandler(final int threads, final double theta, final int thetaGroup) {
+        this(threads, theta, thetaGroup, group -> { });
+    }
+
+    IoHandler(final int threads, final double theta, final int thetaGroup,
+              final Consumer<List<BucketLocation>> beforeGroupRead) {
         if (threads < 1) {
             throw new IllegalArgumentException("reader threads must be at least 1 (got: " + threads + ")");
         }
@@ -66,6 +74,7 @@ public final class IoHandler implements AutoCloseable {
         this.threads = threads;
         this.theta = theta;
         this.thetaGroup = thetaGroup;
+        this.beforeGroupRead = beforeGroupRead;
         this.readers = threads == 1 ? null : Executors.newFixedThreadPool(threads, r -> {
             final Thread t = new Thread(r, "ldi-reader");
             t.setDaemon(true);
@@ -201,6 +210,7 @@ public final class IoHandler implements AutoCloseable {
     private void readGroup(final RecordFile file, final List<BucketLocation> group,
                            final Map<BucketLocation, CompletableFuture<ByteBuffer>> futures) {
         try {
+            beforeGroupRead.accept(group);
             if (group.size() == 1) {
                 final BucketLocation loc = group.get(0);
                 final ByteBuffer payload = file.read(loc.offset(), loc.length());

@@ -7,14 +7,18 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -54,10 +58,7 @@ class IoHandlerTest {
             // θ = 8: an extent costs as much as reading its buckets one by one, so only adjacent ones group.
             assertEquals(List.of(4, 1, 1, 1, 1, 1, 1), sizes(costlyExtents.group(wanted)));
 
-            final Map<BucketLocation, ByteBuffer> read = moderate.read(file, wanted);
-            for (BucketLocation loc : wanted) {
-                assertEquals(all.indexOf(loc), read.get(loc).getInt(0));
-            }
+            assertPayloads(all, wanted, moderate.read(file, wanted));
             final IoStats s = moderate.stats();
             assertEquals(10, s.bucketRequests());
             assertEquals(2, s.extentReads());
@@ -68,37 +69,94 @@ class IoHandlerTest {
     }
 
     @Test
-    void concurrentRequestsForTheSameBucketAreReadOnce() throws Exception {
+    void aRequestForBucketsAlreadyInFlightJoinsThatRead() throws Exception {
+        final CountDownLatch firstReadStarted = new CountDownLatch(1);
+        final CountDownLatch releaseFirstRead = new CountDownLatch(1);
+        final AtomicBoolean held = new AtomicBoolean();
+        final ExecutorService pool = Executors.newFixedThreadPool(2);
         try (RecordFile file = RecordFile.open(dir.resolve("d.ldi"), "test");
-             IoHandler io = new IoHandler(1, 2.0, 8)) {
+             IoHandler io = new IoHandler(1, 2.0, 8, group -> {
+                 if (held.compareAndSet(false, true)) {
+                     firstReadStarted.countDown();
+                     awaitOrFail(releaseFirstRead);
+                 }
+             })) {
+            final List<BucketLocation> all = writeBuckets(file, 200);
+            final Future<Map<BucketLocation, ByteBuffer>> first = pool.submit(() -> io.read(file, all));
+            awaitOrFail(firstReadStarted); // all 200 buckets are in flight, their read is held
+            final List<BucketLocation> middle = all.subList(50, 150);
+            final Future<Map<BucketLocation, ByteBuffer>> second = pool.submit(() -> io.read(file, middle));
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (io.stats().deduplicated() < middle.size()) {
+                assertTrue(System.nanoTime() < deadline, "the second query did not join the reads in flight");
+                Thread.sleep(1);
+            }
+            assertFalse(second.isDone(), "the second query waits for the read it joined");
+            releaseFirstRead.countDown();
+            assertPayloads(all, all, first.get(60, TimeUnit.SECONDS));
+            assertPayloads(all, middle, second.get(60, TimeUnit.SECONDS));
+            final IoStats s = io.stats();
+            assertEquals(300, s.bucketRequests());
+            assertEquals(100, s.deduplicated());
+            assertEquals(1, s.extentReads()); // θ = 2: the 200 adjacent buckets are one extent, read once
+            assertEquals(200, s.bucketsInExtents());
+            assertEquals(0, s.singleReads());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void concurrentReadersAllGetVerifiedPayloadsAndEveryRequestIsAccountedFor() throws Exception {
+        try (RecordFile file = RecordFile.open(dir.resolve("c.ldi"), "test");
+             IoHandler io = new IoHandler(4, 4.0, 8)) {
             final List<BucketLocation> all = writeBuckets(file, 200);
             final ExecutorService pool = Executors.newFixedThreadPool(8);
             try {
-                int deduplicated = 0;
-                for (int round = 0; round < 50 && deduplicated == 0; round++) {
-                    final CountDownLatch start = new CountDownLatch(1);
-                    final List<Future<Map<BucketLocation, ByteBuffer>>> results = new ArrayList<>();
-                    for (int t = 0; t < 8; t++) {
-                        results.add(pool.submit(() -> {
-                            start.await();
-                            return io.read(file, all);
-                        }));
+                final CountDownLatch start = new CountDownLatch(1);
+                final List<Future<Map<BucketLocation, ByteBuffer>>> results = new ArrayList<>();
+                final List<List<BucketLocation>> wantedBy = new ArrayList<>();
+                for (int t = 0; t < 8; t++) {
+                    final List<BucketLocation> wanted = new ArrayList<>();
+                    for (int i = t % 3; i < all.size(); i += 1 + t % 3) {
+                        wanted.add(all.get(i));
                     }
-                    start.countDown();
-                    for (Future<Map<BucketLocation, ByteBuffer>> f : results) {
-                        final Map<BucketLocation, ByteBuffer> m = f.get();
-                        for (int i = 0; i < all.size(); i++) {
-                            assertEquals(i, m.get(all.get(i)).getInt(0));
-                        }
-                    }
-                    deduplicated = (int) io.stats().deduplicated();
+                    wantedBy.add(wanted);
+                    results.add(pool.submit(() -> {
+                        start.await();
+                        return io.read(file, wanted);
+                    }));
                 }
-                assertTrue(deduplicated > 0, "eight threads reading the same 200 buckets shared some reads");
+                start.countDown();
+                long served = 0;
+                for (int t = 0; t < results.size(); t++) {
+                    assertPayloads(all, wantedBy.get(t), results.get(t).get(60, TimeUnit.SECONDS));
+                    served += wantedBy.get(t).size();
+                }
                 final IoStats s = io.stats();
+                assertEquals(served, s.bucketRequests());
                 assertEquals(s.bucketRequests(), s.deduplicated() + s.singleReads() + s.bucketsInExtents());
             } finally {
                 pool.shutdownNow();
             }
+        }
+    }
+
+    /** {@code read} holds every wanted bucket, and each payload starts with its index in {@code all}, as written. */
+    private static void assertPayloads(final List<BucketLocation> all, final List<BucketLocation> wanted,
+                                       final Map<BucketLocation, ByteBuffer> read) {
+        assertEquals(new HashSet<>(wanted), read.keySet());
+        for (Map.Entry<BucketLocation, ByteBuffer> e : read.entrySet()) {
+            assertEquals(all.indexOf(e.getKey()), e.getValue().getInt(0));
+        }
+    }
+
+    private static void awaitOrFail(final CountDownLatch latch) {
+        try {
+            assertTrue(latch.await(60, TimeUnit.SECONDS), "timed out waiting for the other reader");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
         }
     }
 
