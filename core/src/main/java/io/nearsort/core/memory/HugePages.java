@@ -53,7 +53,28 @@ public final class HugePages {
             status = "no huge page advice: the madvise downcall could not be linked (" + e + ")";
         }
         MADVISE = handle;
-        STATUS = status;
+        STATUS = handle == null
+                ? statusWithoutAdvice(status, System.getenv("GLIBC_TUNABLES"), Runtime.version().feature())
+                : status;
+    }
+
+    /**
+     * The status when nearsort gives no advice itself ({@code reason}): glibc may still advise every large
+     * {@code malloc}, slabs included, when {@code glibcTunables} (the {@code GLIBC_TUNABLES} environment variable,
+     * colon-separated {@code name=value} pairs; null when unset) sets {@code glibc.malloc.hugetlb} to 1 (THP
+     * advice) or 2 (reserved huge pages). Before JDK 22 ({@code jdkFeature}) the status says how to get that.
+     */
+    static String statusWithoutAdvice(final String reason, final String glibcTunables, final int jdkFeature) {
+        if (glibcTunables != null) {
+            for (final String tunable : glibcTunables.split(":")) {
+                if (tunable.equals("glibc.malloc.hugetlb=1") || tunable.equals("glibc.malloc.hugetlb=2")) {
+                    return "huge pages advised by glibc for large allocations, slabs included (GLIBC_TUNABLES="
+                            + glibcTunables + "), not by nearsort (" + reason + ")";
+                }
+            }
+        }
+        return jdkFeature < 22 ? reason + "; GLIBC_TUNABLES=glibc.malloc.hugetlb=1 gives the same effect from outside"
+                : reason;
     }
 
     private HugePages() {
@@ -112,8 +133,7 @@ public final class HugePages {
         }
         if (Runtime.version().feature() < 22) {
             throw new UnsupportedOperationException("no huge page advice: JDK " + Runtime.version().feature()
-                    + " has no final java.lang.foreign (JDK 22+); GLIBC_TUNABLES=glibc.malloc.hugetlb=1 gives"
-                    + " the same effect from outside");
+                    + " has no final java.lang.foreign (JDK 22+)");
         }
         final Module module = HugePages.class.getModule();
         if (!(boolean) Module.class.getMethod("isNativeAccessEnabled").invoke(module)) {

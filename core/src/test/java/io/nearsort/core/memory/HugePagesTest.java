@@ -87,14 +87,49 @@ class HugePagesTest {
         }
     }
 
+    @Test
+    void theStatusSaysWhenGlibcAdvisesHugePagesInstead() throws Exception {
+        final String reason = "no huge page advice: native access is not enabled";
+        assertEquals(reason, HugePages.statusWithoutAdvice(reason, null, 25));
+        final String hint = "; GLIBC_TUNABLES=glibc.malloc.hugetlb=1 gives the same effect from outside";
+        assertEquals(reason + hint, HugePages.statusWithoutAdvice(reason, null, 17));
+        for (final String ignored : List.of("glibc.malloc.hugetlb=0", "glibc.malloc.hugetlb=10",
+                "xglibc.malloc.hugetlb=1", "")) {
+            assertEquals(reason, HugePages.statusWithoutAdvice(reason, ignored, 25), ignored);
+            assertEquals(reason + hint, HugePages.statusWithoutAdvice(reason, ignored, 21), ignored);
+        }
+        for (final String tunables : List.of("glibc.malloc.hugetlb=1", "glibc.malloc.hugetlb=2",
+                "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1")) {
+            for (final int jdk : new int[] {17, 25}) {
+                final String status = HugePages.statusWithoutAdvice(reason, tunables, jdk);
+                assertEquals("huge pages advised by glibc for large allocations, slabs included (GLIBC_TUNABLES="
+                        + tunables + "), not by nearsort (" + reason + ")", status);
+            }
+        }
+        // In a JVM started with the variable (and without native access, so nearsort gives no advice itself):
+        final String output = probeIn("glibc.malloc.hugetlb=1");
+        assertTrue(output.contains("available=false status=huge pages advised by glibc"), output);
+        assertTrue(output.contains("advised=0"), output);
+    }
+
     /** Runs {@link HugePagesProbe} in a child JVM with {@code options}; its standard output and error. */
     private static String probe(final String... options) throws IOException, InterruptedException {
+        return probeIn(null, options);
+    }
+
+    /** {@link #probe} with {@code GLIBC_TUNABLES} set to {@code glibcTunables} (left as inherited when null). */
+    private static String probeIn(final String glibcTunables, final String... options)
+            throws IOException, InterruptedException {
         final List<String> command = new ArrayList<>(List.of(
                 Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
                 "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"));
         command.addAll(List.of(options));
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), HugePagesProbe.class.getName()));
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        if (glibcTunables != null) {
+            builder.environment().put("GLIBC_TUNABLES", glibcTunables);
+        }
+        final Process process = builder.start();
         final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), "child JVM finished");
         assertEquals(0, process.exitValue(), output);
