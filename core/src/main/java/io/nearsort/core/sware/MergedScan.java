@@ -11,8 +11,10 @@ import io.nearsort.core.sortedness.StableMergeSort;
  * the tree), and a key whose newest version is a tombstone is skipped.
  *
  * <p>The index normally sorts the unsorted section into a block before a scan. When it cannot (a scan nested
- * inside another scan's consumer holds only the shared lock), the unsorted section is merged from a private
- * sorted copy instead. Runs under the index's shared lock and keeps no state.
+ * inside another scan's consumer holds only the shared lock, or a single-writer index whose writer appends
+ * without a lock), the unsorted section's entries in the scanned range are merged from a private sorted copy
+ * instead. Reads the buffer's first {@code n} entries (a reader's snapshot, {@link SwareBuffer#visibleSize}).
+ * Runs under the index's shared lock and keeps no state.
  */
 final class MergedScan {
     /** Receives entries; returns false to stop the scan. */
@@ -65,54 +67,67 @@ final class MergedScan {
     private MergedScan() {
     }
 
-    /** The buffer's sorted runs, oldest first: main section, blocks, then a sorted copy of any unsorted tail. */
-    private static Run[] runs(final SwareBuffer buffer) {
-        final int unsortedStart = buffer.unsortedStart();
-        final boolean unsorted = buffer.size > unsortedStart;
+    /**
+     * The sorted runs of the buffer's first {@code n} entries, oldest first: main section, blocks, then a sorted
+     * copy of the unsorted entries with keys in {@code [lo, hi]}, if any.
+     */
+    private static Run[] runs(final SwareBuffer buffer, final int n, final long lo, final long hi) {
+        final int unsortedStart = buffer.unsortedStart(n);
+        final boolean unsorted = n > unsortedStart;
         final Run[] runs = new Run[1 + buffer.blockCount + (unsorted ? 1 : 0)];
-        runs[0] = new Run(buffer.keys, buffer.values, buffer.tombstones, 0, buffer.previousBoundary);
+        runs[0] = new Run(buffer.keys, buffer.values, buffer.tombstones, 0, buffer.sortedEnd(n));
         for (int b = 0; b < buffer.blockCount; b++) {
             final int end = b + 1 < buffer.blockCount ? buffer.blockStarts[b + 1] : unsortedStart;
             runs[b + 1] = new Run(buffer.keys, buffer.values, buffer.tombstones, buffer.blockStarts[b], end);
         }
         if (unsorted) {
-            final int n = buffer.size - unsortedStart;
-            final long[] keys = java.util.Arrays.copyOfRange(buffer.keys, unsortedStart, buffer.size);
-            final long[] order = new long[n];
-            for (int i = 0; i < n; i++) {
-                order[i] = unsortedStart + i;
-            }
-            StableMergeSort.sortStable(keys, order, 0, n);
-            final long[] values = new long[n];
-            final boolean[] tombstones = new boolean[n];
-            for (int i = 0; i < n; i++) {
-                values[i] = buffer.values[(int) order[i]];
-                tombstones[i] = buffer.tombstones[(int) order[i]];
-            }
-            runs[runs.length - 1] = new Run(keys, values, tombstones, 0, n);
+            runs[runs.length - 1] = sortedCopy(buffer, unsortedStart, n, lo, hi);
         }
         return runs;
     }
 
+    /** The entries of positions {@code [from, to)} with keys in {@code [lo, hi]}, sorted stably by key. */
+    private static Run sortedCopy(final SwareBuffer buffer, final int from, final int to, final long lo,
+                                  final long hi) {
+        final long[] keys = new long[to - from];
+        final long[] order = new long[to - from];
+        int count = 0;
+        for (int p = from; p < to; p++) {
+            final long key = buffer.keys[p];
+            if (key >= lo && key <= hi) {
+                keys[count] = key;
+                order[count++] = p;
+            }
+        }
+        StableMergeSort.sortStable(keys, order, 0, count);
+        final long[] values = new long[count];
+        final boolean[] tombstones = new boolean[count];
+        for (int i = 0; i < count; i++) {
+            values[i] = buffer.values[(int) order[i]];
+            tombstones[i] = buffer.tombstones[(int) order[i]];
+        }
+        return new Run(keys, values, tombstones, 0, count);
+    }
+
     /** Visits live entries with {@code lo <= key <= hi} in ascending order; returns how many were visited. */
-    static long ascending(final SwareBuffer buffer, final AppendableLongIndex tree, final long lo, final long hi,
-                          final Visitor visitor) {
-        return scan(buffer, tree, lo, hi, true, visitor);
+    static long ascending(final SwareBuffer buffer, final int n, final AppendableLongIndex tree, final long lo,
+                          final long hi, final Visitor visitor) {
+        return scan(buffer, n, tree, lo, hi, true, visitor);
     }
 
     /** Visits live entries with {@code lo <= key <= hi} in descending order; returns how many were visited. */
-    static long descending(final SwareBuffer buffer, final AppendableLongIndex tree, final long hi, final long lo,
-                           final Visitor visitor) {
-        return scan(buffer, tree, hi, lo, false, visitor);
+    static long descending(final SwareBuffer buffer, final int n, final AppendableLongIndex tree, final long hi,
+                           final long lo, final Visitor visitor) {
+        return scan(buffer, n, tree, hi, lo, false, visitor);
     }
 
     /**
      * The k-way merge, from bound {@code first} to bound {@code last} in the given direction. In each run the
      * newest of equal keys is the last one, where an ascending cursor arrives last and a descending one first.
      */
-    private static long scan(final SwareBuffer buffer, final AppendableLongIndex tree, final long first,
+    private static long scan(final SwareBuffer buffer, final int n, final AppendableLongIndex tree, final long first,
                              final long last, final boolean ascending, final Visitor visitor) {
-        final Run[] runs = runs(buffer);
+        final Run[] runs = ascending ? runs(buffer, n, first, last) : runs(buffer, n, last, first);
         for (final Run run : runs) {
             run.pos = ascending ? SortedSearch.lowerBound(run.keys, run.start, run.end, first)
                     : SortedSearch.upperBound(run.keys, run.start, run.end, first) - 1;

@@ -1,6 +1,7 @@
 package io.nearsort.core.sware;
 
 import io.nearsort.core.AppendableLongIndex;
+import io.nearsort.core.Concurrency;
 import io.nearsort.core.IndexStats;
 import io.nearsort.core.LongCursor;
 import io.nearsort.core.LongIndex;
@@ -29,7 +30,25 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * tombstones, others go to the tree (§IV-D).
  *
  * <h2>Thread safety and guarantees</h2>
- * Safe for any number of threads. Writes ({@link #put}, {@link #remove}) change the buffer under its exclusive
+ * Chosen on the builder ({@link SortednessAwareIndexBuilder#concurrency}):
+ * <ul>
+ *   <li>{@link Concurrency#MULTI_WRITER} (the default): any number of threads, described below.</li>
+ *   <li>{@link Concurrency#SINGLE_WRITER}: one thread writes at a time, any number read meanwhile. A write that
+ *   appends to a buffer with room for it (the common case: all but one in {@code flushFraction × capacity}
+ *   writes) takes no lock and no atomic read-modify-write: the writer fills the buffer's arrays and publishes
+ *   the new size with an ordered store, and readers, under the shared lock, read only the entries below the
+ *   size they loaded (see {@link SwareBuffer}'s "Publication"). Writes that reorganise (a flush cycle, a delete,
+ *   {@link #flush}) take the exclusive lock as in the default mode. Reads do not sort the buffer in place (the
+ *   writer may be appending to it): a read that would set off query-driven sorting (§IV-C) asks the writer to
+ *   do it at its next write, and a range read merges a private sorted copy of the unsorted entries in its range.
+ *   Two threads found writing at once get a {@link ConcurrentModificationException} (a best-effort check, as
+ *   {@code HashMap}'s: a race it misses may corrupt the buffer).</li>
+ *   <li>{@link Concurrency#SINGLE_THREAD}: no synchronisation at all, reads included, and read counters are
+ *   plain counts, so a lookup executes no atomic instruction; the same best-effort check of two writers.</li>
+ * </ul>
+ * The guarantees below hold in every mode, for the threads the mode allows.
+ *
+ * <p>With {@link Concurrency#MULTI_WRITER}, safe for any number of threads. Writes ({@link #put}, {@link #remove}) change the buffer under its exclusive
  * lock, reads hold its shared lock; a read that triggers query-driven sorting (§IV-C) takes the exclusive lock for
  * the sort and downgrades. A flush cycle sorts the buffer and detaches the entries to flush under the exclusive
  * lock, then releases it and writes them to the tree holding only the tree's lock: meanwhile other threads append
@@ -40,7 +59,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * at K=5%/L=5%) no longer hold them up; {@code ConcurrentIngestBenchmark} measures the difference.
  *
  * <p>Every operation is linearizable: a {@code put} that returned is visible to every later read in any thread,
- * and a thread always reads its own writes. {@link #putAll} is atomic per chunk of at least {@value #PUT_ALL_CHUNK}
+ * and a thread always reads its own writes. (A lock-free append of a single-writer index takes effect at its
+ * ordered store; a thread that learns through any synchronisation that the {@code put} returned sees it.) {@link #putAll} is atomic per chunk of at least {@value #PUT_ALL_CHUNK}
  * entries: a concurrent reader sees a batch of up to that size entirely or not at all, a longer batch chunk by
  * chunk in order. A scan's consumer and a cursor's caller may read the index but must not write to it from inside
  * a scan ({@link ConcurrentModificationException}). If the tree fails to take a detached run (off-heap memory
@@ -73,15 +93,30 @@ public final class SortednessAwareIndex implements LongIndex {
     private volatile boolean emitting;
     /** Why writing a detached run to the tree failed; the index refuses every operation once set. */
     private volatile Throwable emitFailure;
-    private final SwareCounters counters = new SwareCounters();
-    /** Changes of the content; read and written under the lock only. */
-    private long modCount;
+    private final SwareCounters counters;
+    private final Concurrency concurrency;
+    /** Whether the locks are used at all: false for {@link Concurrency#SINGLE_THREAD}. */
+    private final boolean locking;
+    /**
+     * Changes other than lock-free appends (reorganisations, tree writes, locked appends), counted on the write
+     * side at the end of each: together with the visible buffer size, it identifies the content ({@link #size}).
+     */
+    private long epoch;
+    /** The thread inside a write, for the best-effort check that two threads never write a single-writer index. */
+    private Thread activeWriter;
+    /** Scans in progress in a single-thread index (the other modes ask the lock). */
+    private int scanDepth;
+    /** A reader of a single-writer index asks its writer for a query-driven sort (§IV-C) at the next write. */
+    private volatile boolean sortRequested;
     private volatile boolean closed;
-    private volatile long[] sizeCache = {-1, 0}; // {modCount, size}
+    private volatile long[] sizeCache = {-1, -1, 0}; // {epoch, visible buffer size, size}
     private volatile NavigableMap<Long, Long> view;
 
     SortednessAwareIndex(final AppendableLongIndex tree, final SortednessAwareIndexBuilder config) {
         this.tree = Objects.requireNonNull(tree, "tree");
+        this.concurrency = config.concurrency();
+        this.locking = concurrency != Concurrency.SINGLE_THREAD;
+        this.counters = new SwareCounters(locking);
         final int zoneSize = Math.max(1, Math.min(config.bufferCapacity(), tree.bulkLeafEntries()));
         this.buffer = new SwareBuffer(config.bufferCapacity(), zoneSize, config.bloomBitsPerEntry());
         this.sorter = config.newSorter();
@@ -94,12 +129,51 @@ public final class SortednessAwareIndex implements LongIndex {
 
     @Override
     public void put(final long key, final long value) {
+        if (concurrency == Concurrency.SINGLE_WRITER && appendWithoutLock(key, value)) {
+            return;
+        }
         lockForWrite();
         try {
             append(key, value, false);
         } finally {
             unlockForWrite();
         }
+    }
+
+    /**
+     * A single-writer index's common case: appends and publishes without a lock when the buffer has room and
+     * nothing else is due (a requested query-driven sort, a write from inside this thread's scan, which the locked
+     * path refuses). Returns false, having done nothing, when the locked path must take the write.
+     */
+    private boolean appendWithoutLock(final long key, final long value) {
+        if (!lockFreeAppendAllowed()) {
+            return false;
+        }
+        enterWriter();
+        try {
+            buffer.append(key, value, false);
+            buffer.publish();
+        } finally {
+            activeWriter = null;
+        }
+        return true;
+    }
+
+    private boolean lockFreeAppendAllowed() {
+        return !buffer.isFull() && !sortRequested && !closed && emitFailure == null
+                && (lock.getReadLockCount() == 0 || lock.getReadHoldCount() == 0);
+    }
+
+    /** Best-effort detection of a second writer of a single-writer or single-thread index (plain accesses). */
+    private void enterWriter() {
+        final Thread me = Thread.currentThread();
+        final Thread other = activeWriter;
+        if (other != null && other != me) {
+            throw new ConcurrentModificationException("two threads write to a SortednessAwareIndex built with "
+                    + "concurrency(" + concurrency + ") at once (" + other.getName() + " and " + me.getName()
+                    + "); build it with concurrency(MULTI_WRITER) for several writers");
+        }
+        activeWriter = me;
     }
 
     /**
@@ -118,6 +192,12 @@ public final class SortednessAwareIndex implements LongIndex {
         int i = from;
         while (i < to) {
             final int end = Math.min(to, i + PUT_ALL_CHUNK);
+            if (concurrency == Concurrency.SINGLE_WRITER) {
+                i = appendChunkWithoutLock(keys, values, i, end);
+                if (i == end) {
+                    continue;
+                }
+            }
             lockForWrite();
             try {
                 while (i < end) {
@@ -125,38 +205,66 @@ public final class SortednessAwareIndex implements LongIndex {
                         final int flushed = flushRunPastBuffer(keys, values, i, to);
                         if (flushed > 0) {
                             i += flushed;
-                            modCount++;
                             continue;
                         }
                         flushCycle(false); // its run goes to the tree after the chunk, outside the lock
                     }
-                    final int copied = buffer.appendRun(keys, values, i, end);
-                    if (copied > 0) {
-                        i += copied;
-                        modCount++;
-                    } else {
-                        append(keys[i], values[i], false);
-                        i++;
-                    }
+                    i = appendSome(keys, values, i, end);
                 }
             } finally {
-                unlockForWrite();
+                unlockForWrite(); // publishes entries a lock-free start of this chunk appended
             }
         }
+    }
+
+    /**
+     * A single-writer index's chunk of a batch, appended without a lock while the buffer has room and published
+     * at its end (so readers see the chunk whole or not at all). Returns where it stopped: {@code end}, or an
+     * earlier position from which the locked path goes on, publishing what was appended here at its unlock.
+     */
+    private int appendChunkWithoutLock(final long[] keys, final long[] values, final int from, final int end) {
+        if (!lockFreeAppendAllowed()) {
+            return from;
+        }
+        int i = from;
+        enterWriter();
+        try {
+            while (i < end && !buffer.isFull()) {
+                i = appendSome(keys, values, i, end);
+            }
+            if (i == end) {
+                buffer.publish();
+            }
+        } finally {
+            activeWriter = null;
+        }
+        return i;
+    }
+
+    /**
+     * Appends the ascending run starting at {@code i} whole, or the descent at {@code i} alone; the buffer has
+     * room. Returns the next position.
+     */
+    private int appendSome(final long[] keys, final long[] values, final int i, final int end) {
+        final int copied = buffer.appendRun(keys, values, i, end);
+        if (copied > 0) {
+            return i + copied;
+        }
+        buffer.append(keys[i], values[i], false);
+        return i + 1;
     }
 
     @Override
     public void remove(final long key) {
         lockForWrite();
         try {
-            if (buffer.mayContain(key)) {
+            if (buffer.mayContain(key, buffer.size)) {
                 append(key, 0L, true);
                 counters.tombstones++;
             } else {
                 beginTreeWrite();
                 tree.remove(key);
                 counters.directTreeDeletes++;
-                modCount++;
             }
         } finally {
             unlockForWrite();
@@ -178,16 +286,48 @@ public final class SortednessAwareIndex implements LongIndex {
         }
     }
 
+    /**
+     * Takes the write side: the exclusive lock (unless single-thread) and, for a single-writer or single-thread
+     * index, the writer check; then does a query-driven sort a reader asked a single writer for.
+     */
     private void lockForWrite() {
         // getReadLockCount() is a cheap read of the lock state; the per-thread count is only needed when some
         // thread holds the read lock (a write from inside this thread's scan would deadlock).
-        if (lock.getReadLockCount() > 0 && lock.getReadHoldCount() > 0) {
+        if (locking ? lock.getReadLockCount() > 0 && lock.getReadHoldCount() > 0 : scanDepth > 0) {
             throw new ConcurrentModificationException("cannot write to the index from inside one of its scans");
         }
-        lock.writeLock().lock();
+        if (concurrency != Concurrency.MULTI_WRITER) {
+            enterWriter();
+        }
+        if (locking) {
+            lock.writeLock().lock();
+        }
         if (closed || emitFailure != null) {
-            lock.writeLock().unlock();
+            releaseWriteSide();
             throw unusable();
+        }
+        if (sortRequested) {
+            sortRequested = false;
+            sortForQueries();
+        }
+    }
+
+    private void releaseWriteSide() {
+        if (locking) {
+            lock.writeLock().unlock();
+        }
+        if (concurrency != Concurrency.MULTI_WRITER) {
+            activeWriter = null;
+        }
+    }
+
+    /** Query-driven sorting (§IV-C) on the write side, when the unsorted section has outgrown the threshold. */
+    private void sortForQueries() {
+        if (queryDrivenSortEntries > 0 && buffer.unsortedExceeds(queryDrivenSortEntries, buffer.size)
+                && buffer.sortUnsortedIntoBlock(sorter, counters)) {
+            counters.queryDrivenSorts.increment();
+            epoch++;
+            buffer.publish();
         }
     }
 
@@ -204,12 +344,24 @@ public final class SortednessAwareIndex implements LongIndex {
      * any: other threads append to the buffer and read it meanwhile (§IV-D).
      */
     private void unlockForWrite() {
-        lock.writeLock().unlock();
-        if (treeLock.isWriteLockedByCurrentThread()) {
-            try {
+        epoch++;
+        buffer.publish();
+        try {
+            if (locking) {
+                lock.writeLock().unlock();
+                if (treeLock.isWriteLockedByCurrentThread()) {
+                    try {
+                        emitDetached();
+                    } finally {
+                        treeLock.writeLock().unlock();
+                    }
+                }
+            } else {
                 emitDetached();
-            } finally {
-                treeLock.writeLock().unlock();
+            }
+        } finally {
+            if (concurrency != Concurrency.MULTI_WRITER) {
+                activeWriter = null;
             }
         }
     }
@@ -219,7 +371,7 @@ public final class SortednessAwareIndex implements LongIndex {
      * its way to the tree, or writes this thread's own. The tree lock stays held until {@link #unlockForWrite}.
      */
     private void beginTreeWrite() {
-        if (treeLock.isWriteLockedByCurrentThread()) {
+        if (!locking || treeLock.isWriteLockedByCurrentThread()) {
             emitDetached();
         } else {
             treeLock.writeLock().lock();
@@ -246,7 +398,6 @@ public final class SortednessAwareIndex implements LongIndex {
             flushCycle(false);
         }
         buffer.append(key, value, tombstone);
-        modCount++;
     }
 
     /**
@@ -322,7 +473,6 @@ public final class SortednessAwareIndex implements LongIndex {
         }
         buffer.resetAfterFlush();
         emitting = true;
-        modCount++;
     }
 
     /**
@@ -364,10 +514,10 @@ public final class SortednessAwareIndex implements LongIndex {
 
     @Override
     public long getOrDefault(final long key, final long defaultValue) {
-        lockForRead(false);
+        final int n = lockForRead(false);
         boolean treeLocked = false;
         try {
-            final int pos = findInBuffer(key);
+            final int pos = findInBuffer(key, n);
             if (pos >= 0) {
                 return buffer.tombstones[pos] ? defaultValue : buffer.values[pos];
             }
@@ -380,10 +530,10 @@ public final class SortednessAwareIndex implements LongIndex {
 
     @Override
     public boolean containsKey(final long key) {
-        lockForRead(false);
+        final int n = lockForRead(false);
         boolean treeLocked = false;
         try {
-            final int pos = findInBuffer(key);
+            final int pos = findInBuffer(key, n);
             if (pos >= 0) {
                 return !buffer.tombstones[pos];
             }
@@ -397,10 +547,10 @@ public final class SortednessAwareIndex implements LongIndex {
     /**
      * Called under the buffer's shared lock before the tree is read: waits until a run detached by a flush cycle
      * is in the tree (none can be detached while the shared lock is held). Returns whether the tree's shared lock
-     * was taken, for {@link #unlockForRead}.
+     * was taken, for {@link #unlockForRead}. A single-thread index has emitted every run by the time it reads.
      */
     private boolean awaitTree() {
-        if (!emitting) {
+        if (!locking || !emitting) {
             return false;
         }
         treeLock.readLock().lock();
@@ -408,6 +558,9 @@ public final class SortednessAwareIndex implements LongIndex {
     }
 
     private void unlockForRead(final boolean treeLocked) {
+        if (!locking) {
+            return;
+        }
         if (treeLocked) {
             treeLock.readLock().unlock();
         }
@@ -423,20 +576,23 @@ public final class SortednessAwareIndex implements LongIndex {
         return true;
     }
 
-    /** The buffer position deciding {@code key} (a value or a tombstone), or -1 to ask the tree (§IV-B). */
-    private int findInBuffer(final long key) {
+    /**
+     * The position deciding {@code key} (a value or a tombstone) among the buffer's first {@code n} entries, or -1
+     * to ask the tree (§IV-B).
+     */
+    private int findInBuffer(final long key, final int n) {
         counters.lookups.increment();
-        if (!buffer.mayContain(key)) {
+        if (!buffer.mayContain(key, n)) {
             counters.bufferSkips.increment();
             return -1;
         }
-        if (buffer.bloomRulesOut(key)) {
+        if (buffer.bloomRulesOut(key, n)) {
             counters.bloomNegatives.increment();
             return -1;
         }
-        int pos = buffer.findInUnsorted(key, counters);
+        int pos = buffer.findInUnsorted(key, n, counters);
         if (pos < 0) {
-            pos = buffer.findInSorted(key, counters);
+            pos = buffer.findInSorted(key, n, counters);
         }
         if (pos >= 0) {
             counters.bufferHits.increment();
@@ -447,27 +603,35 @@ public final class SortednessAwareIndex implements LongIndex {
     @Override
     public long forEachInRange(final long lo, final long hi, final LongLongConsumer consumer) {
         Objects.requireNonNull(consumer, "consumer");
-        lockForRead(false);
-        if (lo <= hi && buffer.overlaps(lo, hi) && buffer.size > buffer.unsortedStart()) {
-            // The merge needs every buffer component sorted (§IV-C): sort the unsorted section first.
-            lock.readLock().unlock();
-            lockForRead(true);
+        int n = lockForRead(false);
+        if (lo <= hi && buffer.overlaps(lo, hi, n) && n > buffer.unsortedStart(n)
+                && concurrency != Concurrency.SINGLE_WRITER) {
+            // The merge is cheapest with every buffer component sorted (§IV-C): sort the unsorted section first.
+            // (A single writer may be appending: the merge takes a private sorted copy instead.)
+            unlockForRead(false);
+            n = lockForRead(true);
         }
         final boolean treeLocked = awaitTree();
+        if (!locking) {
+            scanDepth++;
+        }
         try {
             if (lo > hi) {
                 return 0;
             }
             // A consumer cannot write: lockForWrite() refuses while this thread holds the shared lock.
-            if (!buffer.overlaps(lo, hi)) {
+            if (!buffer.overlaps(lo, hi, n)) {
                 return tree.forEachInRange(lo, hi, consumer);
             }
             final MergedScan.Visitor visitor = (k, v) -> {
                 consumer.accept(k, v);
                 return true;
             };
-            return MergedScan.ascending(buffer, tree, lo, hi, visitor);
+            return MergedScan.ascending(buffer, n, tree, lo, hi, visitor);
         } finally {
+            if (!locking) {
+                scanDepth--;
+            }
             unlockForRead(treeLocked);
         }
     }
@@ -477,7 +641,7 @@ public final class SortednessAwareIndex implements LongIndex {
      * {@code out} as {key, value}; false when there is none.
      */
     boolean seek(final long key, final boolean ascending, final long[] out) {
-        lockForRead(true);
+        final int n = lockForRead(true);
         final boolean treeLocked = awaitTree();
         try {
             final boolean[] found = {false};
@@ -488,9 +652,9 @@ public final class SortednessAwareIndex implements LongIndex {
                 return false;
             };
             if (ascending) {
-                MergedScan.ascending(buffer, tree, key, Long.MAX_VALUE, capture);
+                MergedScan.ascending(buffer, n, tree, key, Long.MAX_VALUE, capture);
             } else {
-                MergedScan.descending(buffer, tree, key, Long.MIN_VALUE, capture);
+                MergedScan.descending(buffer, n, tree, key, Long.MIN_VALUE, capture);
             }
             return found[0];
         } finally {
@@ -499,17 +663,37 @@ public final class SortednessAwareIndex implements LongIndex {
     }
 
     /**
-     * Takes the shared lock, first sorting the unsorted section into a query-sorted block (§IV-C) when it has
-     * grown past the threshold or, for merged scans ({@code forScan}), whenever it is not empty.
+     * Takes the read side and returns the snapshot of the buffer's size the read uses. First sorts the unsorted
+     * section into a query-sorted block (§IV-C) when it has grown past the threshold or, for merged scans
+     * ({@code forScan}), whenever it is not empty. A single-writer index's reader does not sort (the writer may
+     * be appending): it asks the writer to, at its next write.
      */
-    private void lockForRead(final boolean forScan) {
+    private int lockForRead(final boolean forScan) {
+        if (!locking) {
+            if (closed || emitFailure != null) {
+                throw unusable();
+            }
+            if (scanDepth == 0 && needsSort(forScan, buffer.size) && buffer.sortUnsortedIntoBlock(sorter, counters)) {
+                counters.queryDrivenSorts.increment();
+                epoch++;
+                buffer.publish();
+            }
+            return buffer.size;
+        }
         lock.readLock().lock();
         if (closed || emitFailure != null) {
             lock.readLock().unlock();
             throw unusable();
         }
-        if (!needsSort(forScan) || lock.getReadHoldCount() > 1 || lock.isWriteLockedByCurrentThread()) {
-            return; // a nested read inside a scan: the outer scan already sorted, and no write can happen
+        final int n = buffer.visibleSize();
+        if (concurrency == Concurrency.SINGLE_WRITER) {
+            if (!sortRequested && needsSort(false, n)) {
+                sortRequested = true;
+            }
+            return n;
+        }
+        if (!needsSort(forScan, n) || lock.getReadHoldCount() > 1 || lock.isWriteLockedByCurrentThread()) {
+            return n; // a nested read inside a scan: the outer scan already sorted, and no write can happen
         }
         lock.readLock().unlock();
         lock.writeLock().lock();
@@ -517,42 +701,47 @@ public final class SortednessAwareIndex implements LongIndex {
             if (closed || emitFailure != null) {
                 throw unusable();
             }
-            if (needsSort(forScan) && buffer.sortUnsortedIntoBlock(sorter, counters)) {
+            if (needsSort(forScan, buffer.size) && buffer.sortUnsortedIntoBlock(sorter, counters)) {
                 counters.queryDrivenSorts.increment();
+                epoch++;
+                buffer.publish();
             }
             lock.readLock().lock(); // downgrade
         } finally {
             lock.writeLock().unlock();
         }
+        return buffer.visibleSize();
     }
 
-    private boolean needsSort(final boolean forScan) {
+    private boolean needsSort(final boolean forScan, final int n) {
         if (forScan) {
-            return buffer.size > buffer.unsortedStart();
+            return n > buffer.unsortedStart(n);
         }
-        return queryDrivenSortEntries > 0 && buffer.unsortedExceeds(queryDrivenSortEntries);
+        return queryDrivenSortEntries > 0 && buffer.unsortedExceeds(queryDrivenSortEntries, n);
     }
 
     @Override
     public long size() {
-        lockForRead(false);
+        final int n = lockForRead(false);
         final boolean treeLocked = awaitTree();
         try {
             final long[] cached = sizeCache;
-            if (cached[0] == modCount) {
-                return cached[1];
+            if (cached[0] == epoch && cached[1] == n) {
+                return cached[2];
             }
-            final long size = tree.size() + bufferSizeDelta();
-            sizeCache = new long[] {modCount, size};
+            final long size = tree.size() + bufferSizeDelta(n);
+            sizeCache = new long[] {epoch, n, size};
             return size;
         } finally {
             unlockForRead(treeLocked);
         }
     }
 
-    /** Entries the buffer adds to (new keys) or removes from (tombstones of tree keys) the tree's count. */
-    private long bufferSizeDelta() {
-        final int n = buffer.size;
+    /**
+     * Entries the buffer's first {@code n} entries add to (new keys) or remove from (tombstones of tree keys) the
+     * tree's count.
+     */
+    private long bufferSizeDelta(final int n) {
         if (n == 0) {
             return 0;
         }
@@ -598,22 +787,23 @@ public final class SortednessAwareIndex implements LongIndex {
 
     @Override
     public IndexStats stats() {
-        lockForRead(false);
+        final int n = lockForRead(false);
         final boolean treeLocked = awaitTree();
         try {
             final IndexStats treeStats = tree.stats();
             final IndexStats.Builder stats = IndexStats.builder(NAME);
-            stats.counter(IndexStats.SIZE, tree.size() + bufferSizeDelta());
+            stats.counter(IndexStats.SIZE, tree.size() + bufferSizeDelta(n));
             treeStats.counters().forEach((name, value) -> {
                 if (!name.equals(IndexStats.SIZE)) {
                     stats.counter(name, value);
                 }
             });
-            stats.counter("bufferEntries", buffer.size)
+            // Write-side counters of a single-writer index are read without its writer's lock: a recent snapshot.
+            stats.counter("bufferEntries", n)
                     .counter("bufferCapacity", buffer.capacity)
                     .counter("zoneSize", buffer.zoneSize)
                     .counter("lastSortedZone", buffer.lastSortedZone())
-                    .counter("previousBoundary", buffer.previousBoundary)
+                    .counter("previousBoundary", buffer.sortedEnd(n))
                     .counter("querySortedBlocks", buffer.blockCount)
                     .counter("bloomFilterBytes", buffer.bloomBytes())
                     .counter(SwareCounters.BUFFER_FLUSHES, counters.bufferFlushes)
@@ -643,7 +833,7 @@ public final class SortednessAwareIndex implements LongIndex {
     /** Closes the tree (freeing its off-heap memory) and drops the buffer. Idempotent. */
     @Override
     public void close() {
-        if (lock.getReadHoldCount() > 0) {
+        if (locking ? lock.getReadHoldCount() > 0 : scanDepth > 0) {
             throw new ConcurrentModificationException("cannot close the index from inside one of its scans");
         }
         lock.writeLock().lock();
@@ -670,6 +860,7 @@ public final class SortednessAwareIndex implements LongIndex {
 
     @Override
     public String toString() {
-        return closed ? NAME + "{closed}" : NAME + "{bufferCapacity=" + buffer.capacity + "}";
+        return closed ? NAME + "{closed}"
+                : NAME + "{bufferCapacity=" + buffer.capacity + ", concurrency=" + concurrency + "}";
     }
 }

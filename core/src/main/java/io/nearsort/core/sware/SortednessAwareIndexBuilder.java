@@ -1,6 +1,7 @@
 package io.nearsort.core.sware;
 
 import io.nearsort.core.AppendableLongIndex;
+import io.nearsort.core.Concurrency;
 import io.nearsort.core.Indexes;
 import io.nearsort.core.btree.BPlusTreeBuilder;
 import io.nearsort.core.sortedness.AdaptiveSorter;
@@ -23,6 +24,7 @@ public final class SortednessAwareIndexBuilder {
     private int bloomBitsPerEntry = 10;
     private double sortKThreshold = AdaptiveSorter.DEFAULT_K_THRESHOLD;
     private double sortLThreshold = AdaptiveSorter.DEFAULT_L_THRESHOLD;
+    private Concurrency concurrency = Concurrency.MULTI_WRITER;
     private final BPlusTreeBuilder tree = Indexes.bPlusTree().splitRatio(0.8).tailLeafInserts(true)
             .bulkFillFactor(BPlusTreeBuilder.DEFAULT_BULK_FILL_FACTOR);
 
@@ -82,6 +84,20 @@ public final class SortednessAwareIndexBuilder {
         return this;
     }
 
+    /**
+     * Which threads may use the index at once (default {@link Concurrency#MULTI_WRITER}): {@link
+     * Concurrency#SINGLE_WRITER} appends without a lock (one writer thread, any readers), {@link
+     * Concurrency#SINGLE_THREAD} drops all synchronisation. {@link SortednessAwareIndex} states the guarantees.
+     */
+    public SortednessAwareIndexBuilder concurrency(final Concurrency mode) {
+        if (mode == null) {
+            throw new IllegalArgumentException("concurrency must be one of " + java.util.Arrays.toString(
+                    Concurrency.values()) + " (got: null)");
+        }
+        this.concurrency = mode;
+        return this;
+    }
+
     /** Leaf and internal split ratio of the tree, in [0.5, 0.95] (default 0.8). */
     public SortednessAwareIndexBuilder splitRatio(final double ratio) {
         tree.splitRatio(ratio);
@@ -130,6 +146,10 @@ public final class SortednessAwareIndexBuilder {
 
     int bloomBitsPerEntry() {
         return bloomBitsPerEntry;
+    }
+
+    Concurrency concurrency() {
+        return concurrency;
     }
 
     AdaptiveSorter newSorter() {

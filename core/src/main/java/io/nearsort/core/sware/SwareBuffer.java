@@ -3,6 +3,9 @@ package io.nearsort.core.sware;
 import io.nearsort.core.sortedness.AdaptiveSorter;
 import io.nearsort.core.sortedness.SortedOutliers;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * The SWARE buffer (SWARE §IV, OSM-tree §4): a dense array of recent writes organised in zones the size of a
  * bulk-loaded tree leaf, with per-zone zonemaps and Bloom filters, a global Bloom filter over every
@@ -27,8 +30,36 @@ import io.nearsort.core.sortedness.SortedOutliers;
  * every reorganisation sorts stably and keeps only the newest version. A tombstone is an entry marking a
  * delete (§IV-D). Not thread-safe: {@link SortednessAwareIndex} guards it with its lock; lookups, which share
  * the lock, write only the Bloom filters, under {@code bloomLock}.
+ *
+ * <h2>Publication (one writer, many readers)</h2>
+ * Readers never read {@link #size}: they take a snapshot {@code n} of the published size ({@link #visibleSize})
+ * and pass it to every reader method, which reads entries {@code [0, n)} only. The writer publishes with an
+ * ordered store ({@link #publish}, a release store: a plain store on x86) after the entries, their zonemaps,
+ * {@code minKey}/{@code maxKey} and {@code previousBoundary}; a reader's acquire load of the published size then
+ * sees all of them. This lets {@link SortednessAwareIndex}'s single-writer mode append without a lock while
+ * readers hold only the shared lock, which excludes every reorganisation (flushes, sorts): an append writes only
+ * positions at or past the published size, and changes nothing a reader of {@code [0, n)} relies on:
+ * <ul>
+ *   <li>zonemaps and {@code minKey}/{@code maxKey} only widen for a zone that holds published entries (a reset
+ *   happens only for a zone starting at the append's position), so a reader's zone checks may pass more often,
+ *   never fail for a published entry (64-bit plain accesses do not tear on the JVMs we run on);</li>
+ *   <li>{@code previousBoundary} only grows, over in-order appends; readers clamp it to {@code n}
+ *   ({@link #sortedEnd});</li>
+ *   <li>a zone's Bloom filter is cleared only when the zone is started, before any of its entries is
+ *   published, and readers add only published entries.</li>
+ * </ul>
  */
 final class SwareBuffer {
+    private static final VarHandle PUBLISHED;
+
+    static {
+        try {
+            PUBLISHED = MethodHandles.lookup().findVarHandle(SwareBuffer.class, "published", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     /** How many zones back a displaced key's position is looked for, bounding the cost of an estimate. */
     private static final int ESTIMATE_ZONES = 64;
     /** More query-sorted blocks than this are merged into one, bounding the runs a lookup searches. */
@@ -43,7 +74,11 @@ final class SwareBuffer {
     long[] keys;
     long[] values;
     boolean[] tombstones;
+    /** Entries held, as the writer sees them; readers use {@link #visibleSize()} instead. */
     int size;
+    /** The size readers may see: written by {@link #publish} (release), read by {@link #visibleSize} (acquire). */
+    @SuppressWarnings("unused") // through PUBLISHED
+    private int published;
     int previousBoundary;
     private int sortedPrefixEnd;
     final int[] blockStarts = new int[MAX_BLOCKS + 1];
@@ -108,13 +143,23 @@ final class SwareBuffer {
         return size == capacity;
     }
 
+    /** Makes every entry appended so far, and what describes it, visible to readers (an ordered store). */
+    void publish() {
+        PUBLISHED.setRelease(this, size);
+    }
+
+    /** The published size: a reader's snapshot of how many entries it may read (an acquire load). */
+    int visibleSize() {
+        return (int) PUBLISHED.getAcquire(this);
+    }
+
     boolean isEmpty() {
         return size == 0;
     }
 
-    /** Whether {@code key} lies within the buffer's zonemap (§IV-B, Fig. 6). */
-    boolean mayContain(final long key) {
-        return size > 0 && key >= minKey && key <= maxKey;
+    /** Whether {@code key} lies within the zonemap of the buffer's first {@code n} entries (§IV-B, Fig. 6). */
+    boolean mayContain(final long key, final int n) {
+        return n > 0 && key >= minKey && key <= maxKey;
     }
 
     /** The largest buffered key; undefined when empty. */
@@ -132,13 +177,24 @@ final class SwareBuffer {
         return isStrictlyAscending(keys, 0, size);
     }
 
-    /** Whether {@code [lo, hi]} intersects the buffer's zonemap. */
-    boolean overlaps(final long lo, final long hi) {
-        return size > 0 && lo <= maxKey && hi >= minKey;
+    /** Whether {@code [lo, hi]} intersects the zonemap of the buffer's first {@code n} entries. */
+    boolean overlaps(final long lo, final long hi, final int n) {
+        return n > 0 && lo <= maxKey && hi >= minKey;
     }
 
+    /** Where the unsorted section starts, for the writer. */
     int unsortedStart() {
         return blockCount > 0 ? blocksEnd : previousBoundary;
+    }
+
+    /** Where the unsorted section starts in a reader's snapshot of {@code n} entries. */
+    int unsortedStart(final int n) {
+        return blockCount > 0 ? blocksEnd : sortedEnd(n);
+    }
+
+    /** The end of the main sorted section in a reader's snapshot of {@code n} entries. */
+    int sortedEnd(final int n) {
+        return Math.min(previousBoundary, n);
     }
 
     /** The last whole zone whose entries can be flushed without sorting, or -1. */
@@ -281,11 +337,11 @@ final class SwareBuffer {
      * the unsorted section only, ours covers the sorted runs too, so a lookup for a key that lives in the tree
      * skips the interpolation searches as well (§IV-B, Fig. 6). False when there is no filter.
      */
-    boolean bloomRulesOut(final long key) {
+    boolean bloomRulesOut(final long key, final int n) {
         if (globalBloom == null) {
             return false;
         }
-        coverByBlooms();
+        coverByBlooms(n);
         return !globalBloom.mightContain(BloomFilter.hash(key));
     }
 
@@ -294,14 +350,14 @@ final class SwareBuffer {
      * zonemap and Bloom filter before scanning it (§IV-B, Fig. 7; the global filter is {@link #bloomRulesOut});
      * -1 when absent.
      */
-    int findInUnsorted(final long key, final SwareCounters counters) {
-        final int start = unsortedStart();
-        if (start == size) {
+    int findInUnsorted(final long key, final int n, final SwareCounters counters) {
+        final int start = unsortedStart(n);
+        if (start == n) {
             return -1;
         }
-        coverByBlooms();
+        coverByBlooms(n);
         final long hash = BloomFilter.hash(key);
-        for (int zone = (size - 1) / zoneSize; zone >= start / zoneSize; zone--) {
+        for (int zone = (n - 1) / zoneSize; zone >= start / zoneSize; zone--) {
             if (key < zoneMin[zone] || key > zoneMax[zone]) {
                 counters.zoneSkips.increment();
                 continue;
@@ -312,7 +368,7 @@ final class SwareBuffer {
             }
             counters.zonesScanned.increment();
             final int from = Math.max(start, zone * zoneSize);
-            for (int i = Math.min(size, (zone + 1) * zoneSize) - 1; i >= from; i--) {
+            for (int i = Math.min(n, (zone + 1) * zoneSize) - 1; i >= from; i--) {
                 if (keys[i] == key) {
                     return i;
                 }
@@ -329,16 +385,18 @@ final class SwareBuffer {
      * index's read lock, so they take {@link #bloomLock} to add; the volatile ends publish the bits to readers
      * that find them current.
      */
-    private void coverByBlooms() {
-        if (globalBloom == null || (bloomEnd >= size && globalBloomEnd >= size)) {
+    private void coverByBlooms(final int end) {
+        if (globalBloom == null || (bloomEnd >= end && globalBloomEnd >= end)) {
             return;
         }
         synchronized (bloomLock) {
-            final int end = size;
+            if (bloomEnd >= end && globalBloomEnd >= end) {
+                return; // another reader covered at least as much meanwhile
+            }
             for (int p = globalBloomEnd; p < end; p++) {
                 globalBloom.add(BloomFilter.hash(keys[p]));
             }
-            int p = Math.max(bloomEnd, unsortedStart());
+            int p = Math.max(bloomEnd, unsortedStart(end));
             while (p < end) {
                 final BloomFilter zoneBloom = zoneBlooms[p / zoneSize];
                 final int zoneEnd = Math.min(end, (p / zoneSize + 1) * zoneSize);
@@ -346,13 +404,16 @@ final class SwareBuffer {
                     zoneBloom.add(BloomFilter.hash(keys[p]));
                 }
             }
-            globalBloomEnd = end;
-            bloomEnd = end;
+            globalBloomEnd = Math.max(globalBloomEnd, end);
+            bloomEnd = Math.max(bloomEnd, end);
         }
     }
 
-    /** Position of the newest entry for {@code key} in the query-sorted blocks and the main sorted section. */
-    int findInSorted(final long key, final SwareCounters counters) {
+    /**
+     * Position of the newest entry for {@code key} in the query-sorted blocks and the main sorted section of a
+     * snapshot of {@code n} entries.
+     */
+    int findInSorted(final long key, final int n, final SwareCounters counters) {
         final long[] steps = new long[1];
         try {
             for (int b = blockCount - 1; b >= 0; b--) {
@@ -362,15 +423,15 @@ final class SwareBuffer {
                     return found;
                 }
             }
-            return SortedSearch.findLast(keys, 0, previousBoundary, key, steps);
+            return SortedSearch.findLast(keys, 0, sortedEnd(n), key, steps);
         } finally {
             counters.interpolationSteps.add(steps[0]);
         }
     }
 
-    /** Whether reads should sort the unsorted section first (§IV-C query-driven sorting). */
-    boolean unsortedExceeds(final int threshold) {
-        return size - unsortedStart() >= threshold;
+    /** Whether reads should sort the unsorted section first (§IV-C query-driven sorting); {@code n} a snapshot. */
+    boolean unsortedExceeds(final int threshold, final int n) {
+        return n - unsortedStart(n) >= threshold;
     }
 
     /**

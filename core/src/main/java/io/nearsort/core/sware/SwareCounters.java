@@ -4,8 +4,9 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The SWARE buffer's statistics (what SWARE Figures 11 and 13 and Table I report). Read-path counters are
- * {@link LongAdder}s because queries run concurrently under a shared lock; write-path counters are plain
- * fields guarded by the exclusive lock.
+ * {@link Tally}s: {@link LongAdder}s when queries run concurrently, plain counts in a single-thread index (an
+ * atomic add per lookup there would cost more than the rest of a buffer miss); write-path counters are plain
+ * fields written by whoever holds the write side.
  */
 final class SwareCounters {
     /** Buffer flush cycles (§IV-A). */
@@ -51,13 +52,52 @@ final class SwareCounters {
     long mergeSorts;
     long tombstones;
     long directTreeDeletes;
-    final LongAdder queryDrivenSorts = new LongAdder();
-    final LongAdder lookups = new LongAdder();
-    final LongAdder bufferHits = new LongAdder();
-    final LongAdder bufferSkips = new LongAdder();
-    final LongAdder treeSkips = new LongAdder();
-    final LongAdder bloomNegatives = new LongAdder();
-    final LongAdder zoneSkips = new LongAdder();
-    final LongAdder zonesScanned = new LongAdder();
-    final LongAdder interpolationSteps = new LongAdder();
+    final Tally queryDrivenSorts;
+    final Tally lookups;
+    final Tally bufferHits;
+    final Tally bufferSkips;
+    final Tally treeSkips;
+    final Tally bloomNegatives;
+    final Tally zoneSkips;
+    final Tally zonesScanned;
+    final Tally interpolationSteps;
+
+    /** @param concurrentReads whether several threads read at once (read-path counters are then adders) */
+    SwareCounters(final boolean concurrentReads) {
+        queryDrivenSorts = new Tally(concurrentReads);
+        lookups = new Tally(concurrentReads);
+        bufferHits = new Tally(concurrentReads);
+        bufferSkips = new Tally(concurrentReads);
+        treeSkips = new Tally(concurrentReads);
+        bloomNegatives = new Tally(concurrentReads);
+        zoneSkips = new Tally(concurrentReads);
+        zonesScanned = new Tally(concurrentReads);
+        interpolationSteps = new Tally(concurrentReads);
+    }
+
+    /** A read-path counter: a {@link LongAdder} when shared between threads, a plain count otherwise. */
+    static final class Tally {
+        private final LongAdder adder;
+        private long plain;
+
+        Tally(final boolean shared) {
+            this.adder = shared ? new LongAdder() : null;
+        }
+
+        void increment() {
+            add(1);
+        }
+
+        void add(final long x) {
+            if (adder != null) {
+                adder.add(x);
+            } else {
+                plain += x;
+            }
+        }
+
+        long sum() {
+            return adder != null ? adder.sum() : plain;
+        }
+    }
 }

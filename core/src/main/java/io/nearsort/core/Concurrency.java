@@ -1,0 +1,23 @@
+package io.nearsort.core;
+
+/**
+ * Which threads may use an index at once: chosen on the builder of a structure that offers more than one
+ * ({@code Indexes.saBPlusTree().concurrency(...)}), as one picks {@code TreeMap} or {@code ConcurrentSkipListMap}.
+ * Each structure's Javadoc states what it guarantees under each choice.
+ */
+public enum Concurrency {
+    /** Any number of threads write and read at once (the default where offered). */
+    MULTI_WRITER,
+    /**
+     * One thread writes at a time, any number of threads read meanwhile: the writer's common case takes no lock
+     * and no atomic read-modify-write. Writes may move from one thread to another when the hand-over itself
+     * orders them (a lock, a queue, {@code Thread.join}); two threads writing at once is a misuse that the
+     * structure reports where it notices it, and may otherwise corrupt the index.
+     */
+    SINGLE_WRITER,
+    /**
+     * One thread at a time for everything, reads included: no synchronisation at all. Confine the index to a
+     * thread or hand it over as for {@link #SINGLE_WRITER}; a read racing a write may see anything.
+     */
+    SINGLE_THREAD
+}
