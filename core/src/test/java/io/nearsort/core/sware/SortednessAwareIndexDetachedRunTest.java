@@ -1,6 +1,7 @@
 package io.nearsort.core.sware;
 
 import io.nearsort.core.AppendableLongIndex;
+import io.nearsort.core.Concurrency;
 import io.nearsort.core.IndexStats;
 import io.nearsort.core.Indexes;
 import io.nearsort.core.LongCursor;
@@ -8,7 +9,10 @@ import io.nearsort.core.LongLongConsumer;
 import io.nearsort.core.btree.BPlusTree;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
+import java.util.ConcurrentModificationException;
 import java.util.NavigableMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.FutureTask;
@@ -87,6 +91,37 @@ class SortednessAwareIndexDetachedRunTest {
             assertEquals(2, index.getOrDefault(2, -1));
             assertEquals(CAPACITY, index.size());
         }
+    }
+
+    /**
+     * A single-writer or single-thread index refuses a second thread's write while the first is inside one (here
+     * stalled writing a flushed run to the tree), and accepts it once the first has finished.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Concurrency.class, names = {"SINGLE_WRITER", "SINGLE_THREAD"})
+    void aSecondWriterIsRefusedWhileTheFirstIsInsideAWrite(final Concurrency concurrency) throws Exception {
+        final StallingTree tree = new StallingTree(Indexes.bPlusTree().pageSize(512).build());
+        try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(CAPACITY).concurrency(concurrency)
+                .over(tree)) {
+            final Thread flusher = stallAFlush(index, tree);
+            try {
+                final ConcurrentModificationException refused =
+                        assertThrows(ConcurrentModificationException.class, () -> index.put(1_000, 1));
+                assertTrue(refused.getMessage().contains("MULTI_WRITER"), refused.getMessage());
+                assertThrows(ConcurrentModificationException.class,
+                        () -> index.putAll(new long[] {1_001}, new long[] {1}, 0, 1));
+                assertThrows(ConcurrentModificationException.class, () -> index.remove(5));
+                tree.release();
+                flusher.join();
+            } finally {
+                tree.release();
+            }
+            index.put(1_000, 7); // the first writer is done: the hand-over (join) orders the writes
+            assertEquals(7, index.getOrDefault(1_000, -1));
+            assertEquals(5, index.getOrDefault(5, -1), "the refused delete did nothing");
+            assertEquals(CAPACITY + 2, index.size());
+        }
+        assertEquals(0, tree.delegate.bytesInUse());
     }
 
     /** Fills the buffer with 0..63, then has another thread's put flush it; returns once 0..27 stall in the tree. */

@@ -1,9 +1,12 @@
 package io.nearsort.core.sware;
 
+import io.nearsort.core.Concurrency;
 import io.nearsort.core.Indexes;
 import io.nearsort.core.LongIndex;
 import io.nearsort.core.sortedness.KLGenerator;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -12,7 +15,10 @@ import java.util.TreeMap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-/** Batched writes ({@code putAll}) against a TreeMap, interleaved with single writes, deletes and reads. */
+/**
+ * Batched writes ({@code putAll}) against a TreeMap, interleaved with single writes, deletes and reads, in every
+ * {@link Concurrency} mode (the single writer's lock-free chunks included).
+ */
 class SortednessAwareIndexPutAllTest {
 
     /** A batch shaped like what sinks hand over: ascending runs, late keys, duplicates, edge keys. */
@@ -31,13 +37,15 @@ class SortednessAwareIndexPutAllTest {
         return keys;
     }
 
-    @Test
-    void putAllAgreesWithTreeMapAcrossBufferShapes() {
+    @ParameterizedTest
+    @EnumSource(Concurrency.class)
+    void putAllAgreesWithTreeMapAcrossBufferShapes(final Concurrency concurrency) {
         for (int capacity : new int[] {1, 7, 100, 1000, 20_000}) {
             final SplittableRandom rnd = new SplittableRandom(capacity);
             final TreeMap<Long, Long> oracle = new TreeMap<>();
             final long[] next = {-(1L << 40)};
-            try (LongIndex index = Indexes.saBPlusTree().bufferCapacity(capacity).pageSize(512).build()) {
+            try (LongIndex index = Indexes.saBPlusTree().bufferCapacity(capacity).pageSize(512)
+                    .concurrency(concurrency).build()) {
                 for (int round = 0; round < 400; round++) {
                     final int n = rnd.nextInt(round % 10 == 0 ? 9000 : 300);
                     final long[] keys = batch(rnd, next, n);
@@ -93,15 +101,16 @@ class SortednessAwareIndexPutAllTest {
      * a gap below the tree's largest key and deletes: putAll must leave the tree, the buffer and every counter
      * exactly as the same writes made one put at a time.
      */
-    @Test
-    void longSortedRunsEndAsEntryByEntryWritesWould() {
+    @ParameterizedTest
+    @EnumSource(Concurrency.class)
+    void longSortedRunsEndAsEntryByEntryWritesWould(final Concurrency concurrency) {
         for (int capacity : new int[] {1, 3, 250, 1000, 4096}) {
             for (double fraction : new double[] {0.5, 0.1, 1.0}) {
                 final SplittableRandom rnd = new SplittableRandom(capacity * 31L + (long) (fraction * 10));
                 final TreeMap<Long, Long> oracle = new TreeMap<>();
                 final String label = "buffer " + capacity + ", flush fraction " + fraction;
-                try (SortednessAwareIndex batched = build(capacity, fraction);
-                     SortednessAwareIndex single = build(capacity, fraction)) {
+                try (SortednessAwareIndex batched = build(capacity, fraction, concurrency);
+                     SortednessAwareIndex single = build(capacity, fraction, concurrency)) {
                     long next = Long.MIN_VALUE + 1 + rnd.nextInt(3);
                     for (int round = 0; round < 60; round++) {
                         final int n = 1 + rnd.nextInt(round % 7 == 0 ? 40 * capacity + 50 : 3 * capacity + 20);
@@ -155,8 +164,9 @@ class SortednessAwareIndexPutAllTest {
      * runs between descents whole, and must leave every marker, zonemap, filter, estimate and counter as one put
      * per entry does. Lookups on both indexes compare the zone and filter counters, which differ if a zonemap does.
      */
-    @Test
-    void nearSortedBatchesEndAsEntryByEntryWritesWould() {
+    @ParameterizedTest
+    @EnumSource(Concurrency.class)
+    void nearSortedBatchesEndAsEntryByEntryWritesWould(final Concurrency concurrency) {
         for (int capacity : new int[] {1, 2, 64, 1000, 5000}) {
             for (double k : new double[] {2, 10, 50}) {
                 final long[] keys = KLGenerator.workload(60_000).kPercent(k).lPercent(k / 2).seed(capacity + (long) k)
@@ -168,8 +178,8 @@ class SortednessAwareIndexPutAllTest {
                 final long[] values = rnd.longs(keys.length).toArray();
                 final String label = "buffer " + capacity + ", K " + k;
                 final TreeMap<Long, Long> oracle = new TreeMap<>();
-                try (SortednessAwareIndex batched = build(capacity, 0.5);
-                     SortednessAwareIndex single = build(capacity, 0.5)) {
+                try (SortednessAwareIndex batched = build(capacity, 0.5, concurrency);
+                     SortednessAwareIndex single = build(capacity, 0.5, concurrency)) {
                     int from = 0;
                     for (int round = 0; from < keys.length; round++) {
                         final int to = Math.min(keys.length, from + 1 + rnd.nextInt(3 * capacity + 500));
@@ -196,7 +206,9 @@ class SortednessAwareIndexPutAllTest {
         }
     }
 
-    private static SortednessAwareIndex build(final int capacity, final double flushFraction) {
-        return Indexes.saBPlusTree().bufferCapacity(capacity).flushFraction(flushFraction).pageSize(512).build();
+    private static SortednessAwareIndex build(final int capacity, final double flushFraction,
+                                              final Concurrency concurrency) {
+        return Indexes.saBPlusTree().bufferCapacity(capacity).flushFraction(flushFraction).pageSize(512)
+                .concurrency(concurrency).build();
     }
 }

@@ -1,0 +1,262 @@
+package io.nearsort.core.sware;
+
+import io.nearsort.core.Concurrency;
+import io.nearsort.core.Indexes;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * One writer and several readers, the way sinks use an index: a linearizability oracle. The writer replays a
+ * fixed log of operations on a late-event stream (puts one by one and in {@code putAll} batches of up to 500,
+ * overwrites, deletes), announcing before each step how far it is about to go ({@code started}) and after it how
+ * far it got ({@code done}). A reader's result must be the state after some prefix of the log between the
+ * {@code done} it read before the read and the {@code started} it read after: every point lookup, every key of a
+ * short scan (and every key of the scanned range it did not return), and every {@code size()}. With a single
+ * writer, that is exactly linearizability. Run for the lock-free single-writer mode and for the default mode.
+ */
+@Timeout(120)
+class SortednessAwareIndexOneWriterTest {
+    private static final int OPERATIONS = 200_000;
+    private static final int READERS = 3;
+    private static final long MISSING = Long.MIN_VALUE;
+
+    static Stream<Arguments> modes() {
+        return Stream.of(
+                Arguments.of(Concurrency.SINGLE_WRITER, 1),
+                Arguments.of(Concurrency.SINGLE_WRITER, 64),
+                Arguments.of(Concurrency.SINGLE_WRITER, 2_000),
+                Arguments.of(Concurrency.MULTI_WRITER, 2_000));
+    }
+
+    /** The writer's log: op i writes {@code values[i]} to {@code keys[i]}, or deletes it when {@code removes[i]}. */
+    private static final class Log {
+        final long[] keys = new long[OPERATIONS];
+        final long[] values = new long[OPERATIONS];
+        final boolean[] removes = new boolean[OPERATIONS];
+        /** Ends of the writer's steps: step s covers ops [stepEnds[s - 1], stepEnds[s]). */
+        final int[] stepEnds;
+        /** Per key, the ops that touch it, ascending. */
+        final Map<Long, int[]> history = new HashMap<>();
+        /** The index's size after each prefix of the log. */
+        final int[] sizeAfter = new int[OPERATIONS + 1];
+
+        Log(final long seed) {
+            final SplittableRandom random = new SplittableRandom(seed);
+            // Late events: event i (key 2i) arrives at i + d, d uniform in [0, 0.5% of n).
+            final int delay = OPERATIONS / 200;
+            final long[] arrival = new long[OPERATIONS];
+            for (int i = 0; i < OPERATIONS; i++) {
+                arrival[i] = (long) (i + random.nextInt(delay)) * OPERATIONS + i;
+            }
+            Arrays.sort(arrival);
+            final List<Integer> ends = new ArrayList<>();
+            final TreeMap<Long, Long> state = new TreeMap<>();
+            final Map<Long, List<Integer>> touches = new HashMap<>();
+            int op = 0;
+            while (op < OPERATIONS) {
+                final int dice = random.nextInt(100);
+                // A putAll batch of late events, or one operation: a put, an overwrite or a delete of a recent key.
+                final int length = dice < 10 ? Math.min(OPERATIONS - op, 1 + random.nextInt(500)) : 1;
+                for (int i = op; i < op + length; i++) {
+                    final boolean recent = length == 1 && dice >= 70 && i > 0;
+                    keys[i] = recent ? keys[Math.max(0, i - 1 - random.nextInt(3_000))]
+                            : 2 * (arrival[i] % OPERATIONS);
+                    removes[i] = recent && dice >= 85;
+                    values[i] = ((long) i << 16) | random.nextInt(1 << 16);
+                    if (removes[i]) {
+                        state.remove(keys[i]);
+                    } else {
+                        state.put(keys[i], values[i]);
+                    }
+                    touches.computeIfAbsent(keys[i], k -> new ArrayList<>()).add(i);
+                    sizeAfter[i + 1] = state.size();
+                }
+                op += length;
+                ends.add(op);
+            }
+            stepEnds = ends.stream().mapToInt(Integer::intValue).toArray();
+            touches.forEach((k, list) -> history.put(k, list.stream().mapToInt(Integer::intValue).toArray()));
+        }
+
+        boolean isBatch(final int step) {
+            final int from = step == 0 ? 0 : stepEnds[step - 1];
+            return stepEnds[step] - from > 1 || (from % 13 == 0 && !removes[from]);
+        }
+
+        /** Whether {@code key} read as {@code value} (or {@link #MISSING}) is its state after some prefix in [lo, hi]. */
+        boolean plausible(final long key, final long value, final int lo, final int hi) {
+            final int[] ops = history.get(key);
+            if (ops == null) {
+                return value == MISSING;
+            }
+            int at = Arrays.binarySearch(ops, lo);
+            at = at >= 0 ? at : -at - 1; // first op at or after lo
+            // The state after prefix lo: the op just before lo, if any.
+            if (matches(at > 0 ? ops[at - 1] : -1, value)) {
+                return true;
+            }
+            for (int i = at; i < ops.length && ops[i] < hi; i++) {
+                if (matches(ops[i], value)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private boolean matches(final int op, final long value) {
+            if (op < 0 || removes[op]) {
+                return value == MISSING;
+            }
+            return values[op] == value;
+        }
+
+        int minSize(final int lo, final int hi) {
+            int min = Integer.MAX_VALUE;
+            for (int p = lo; p <= hi; p++) {
+                min = Math.min(min, sizeAfter[p]);
+            }
+            return min;
+        }
+
+        int maxSize(final int lo, final int hi) {
+            int max = 0;
+            for (int p = lo; p <= hi; p++) {
+                max = Math.max(max, sizeAfter[p]);
+            }
+            return max;
+        }
+    }
+
+    private volatile int started;
+    private volatile int done;
+
+    @ParameterizedTest(name = "{0}, buffer {1}")
+    @MethodSource("modes")
+    void readersSeeAPrefixOfTheWritersLog(final Concurrency concurrency, final int bufferCapacity)
+            throws InterruptedException {
+        final Log log = new Log(bufferCapacity);
+        try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(bufferCapacity).pageSize(512)
+                .queryDrivenSortThreshold(0.1).concurrency(concurrency).build()) {
+            final List<Throwable> failures = new ArrayList<>();
+            final CountDownLatch go = new CountDownLatch(1);
+            final List<Thread> threads = new ArrayList<>();
+            threads.add(new Thread(() -> run(failures, go, () -> write(index, log))));
+            for (int r = 0; r < READERS; r++) {
+                final long seed = r;
+                threads.add(new Thread(() -> run(failures, go, () -> read(index, log, seed))));
+            }
+            threads.forEach(Thread::start);
+            go.countDown();
+            for (final Thread thread : threads) {
+                thread.join();
+            }
+            assertTrue(failures.isEmpty(), failures.toString());
+            assertEquals(log.sizeAfter[OPERATIONS], index.size());
+            final TreeMap<Long, Long> expected = new TreeMap<>();
+            log.history.forEach((key, ops) -> {
+                final int last = ops[ops.length - 1];
+                if (!log.removes[last]) {
+                    expected.put(key, log.values[last]);
+                }
+            });
+            assertEquals(expected, index.asNavigableMap());
+            assertTrue(index.stats().counter(SwareCounters.LOOKUPS) > 0);
+        }
+    }
+
+    private void write(final SortednessAwareIndex index, final Log log) {
+        int from = 0;
+        for (int step = 0; step < log.stepEnds.length; step++) {
+            final int to = log.stepEnds[step];
+            started = to;
+            if (log.removes[from]) {
+                index.remove(log.keys[from]);
+            } else if (log.isBatch(step)) {
+                index.putAll(log.keys, log.values, from, to);
+            } else {
+                index.put(log.keys[from], log.values[from]);
+            }
+            done = to;
+            if (step % 97 == 0) { // read-your-writes
+                final long key = log.keys[to - 1];
+                check(log.plausible(key, index.getOrDefault(key, MISSING), to, to), "the writer reads its own write");
+            }
+            from = to;
+        }
+    }
+
+    private void read(final SortednessAwareIndex index, final Log log, final long seed) {
+        final SplittableRandom random = new SplittableRandom(seed);
+        long reads = 0;
+        while (done < OPERATIONS || reads < 1_000) {
+            final int before = done;
+            // Mostly keys written recently (still in the buffer), sometimes anywhere.
+            final int op = random.nextInt(8) == 0 ? random.nextInt(OPERATIONS)
+                    : Math.max(0, Math.min(OPERATIONS - 1, before - random.nextInt(2_000)));
+            final long key = log.keys[op] + (random.nextInt(5) == 0 ? 1 : 0);
+            final int dice = random.nextInt(20);
+            if (dice == 0) {
+                final long size = index.size();
+                final int after = started;
+                check(size >= log.minSize(before, after) && size <= log.maxSize(before, after),
+                        "size " + size + " is no state of ops [" + before + ", " + after + "]");
+            } else if (dice < 4) {
+                final long lo = key - random.nextInt(100);
+                final long hi = lo + 200;
+                final Map<Long, Long> seen = new TreeMap<>();
+                final long[] previous = {Long.MIN_VALUE};
+                index.forEachInRange(lo, hi, (k, v) -> {
+                    check(k > previous[0] || seen.isEmpty(), "scan keys ascend without repeats");
+                    previous[0] = k;
+                    seen.put(k, v);
+                });
+                final int after = started;
+                for (long k = lo; k <= hi; k++) {
+                    final Long v = seen.get(k);
+                    final long got = v == null ? MISSING : v;
+                    check(log.plausible(k, got, before, after),
+                            "scan [" + lo + ", " + hi + "] gave " + k + " -> " + got + ", no state of ops [" + before
+                                    + ", " + after + "]");
+                }
+            } else {
+                final long got = index.getOrDefault(key, MISSING);
+                final int after = started;
+                check(log.plausible(key, got, before, after),
+                        "get(" + key + ") = " + got + " is no state of ops [" + before + ", " + after + "]");
+            }
+            reads++;
+        }
+    }
+
+    private static void check(final boolean condition, final String message) {
+        if (!condition) {
+            throw new AssertionError(message);
+        }
+    }
+
+    private static void run(final List<Throwable> failures, final CountDownLatch go, final Runnable body) {
+        try {
+            go.await();
+            body.run();
+        } catch (final Throwable t) {
+            synchronized (failures) {
+                failures.add(t);
+            }
+        }
+    }
+}
