@@ -2,8 +2,12 @@ package io.nearsort.core.sortedness;
 
 /**
  * Sorts (key, value) runs with the algorithm SWARE §IV-C picks from the estimated sortedness: the
- * (K,L)-adaptive sort when {@code K < kThreshold·n} or {@code L < lThreshold·n}, the stable merge sort
- * otherwise. Both keep arrival order among equal keys. Defaults are the SWARE paper's (K &lt; 20% or
+ * (K,L)-adaptive sort when {@code K < kThreshold·n} or {@code L < lThreshold·n}, a stable sort that does not
+ * adapt otherwise. Unlike the paper, whose other sort is a merge sort, that sort is a radix sort when the run's
+ * keys span few enough bytes for its length ({@link StableRadixSort}), a merge sort only otherwise: a stream of
+ * late events (every key a little late: K near 100%, L small) fills the buffer with keys spanning about the
+ * buffer's own width, which two or three radix passes sort, where a merge sort takes log<sub>2</sub> n levels
+ * whatever L is. All keep arrival order among equal keys. Defaults are the SWARE paper's (K &lt; 20% or
  * L &lt; 5%); the OSM-tree paper's earlier rule is K &lt; 10%. The thresholds are compared in floating point:
  * the public C++ reference computes one of them with an integer division that disables it.
  *
@@ -21,17 +25,20 @@ public final class AdaptiveSorter {
         KL_ADAPTIVE,
         /** The (K,L)-adaptive sort was chosen but K or L were underestimated; merge sort finished. */
         KL_ADAPTIVE_FELL_BACK,
-        /** The stable merge sort was chosen. */
-        MERGE_SORT
+        /** The stable sort was chosen, and merge-sorted the run (its keys span too many bytes for a radix sort). */
+        MERGE_SORT,
+        /** The stable sort was chosen, and radix-sorted the run. */
+        RADIX_SORT
     }
 
     private final double kThreshold;
     private final double lThreshold;
     private final KLAdaptiveSort klSort = new KLAdaptiveSort();
-    private final StableMergeSort mergeSort = new StableMergeSort();
+    private final StableRadixSort stableSort = new StableRadixSort();
     private long adaptiveSorts;
     private long fallbacks;
     private long mergeSorts;
+    private long radixSorts;
 
     /** A sorter with the SWARE paper's thresholds. */
     public AdaptiveSorter() {
@@ -95,7 +102,10 @@ public final class AdaptiveSorter {
             fallbacks++;
             return Algorithm.KL_ADAPTIVE_FELL_BACK;
         }
-        mergeSort.sort(keys, values, from, to);
+        if (stableSort.sort(keys, values, from, to)) {
+            radixSorts++;
+            return Algorithm.RADIX_SORT;
+        }
         mergeSorts++;
         return Algorithm.MERGE_SORT;
     }
@@ -113,5 +123,10 @@ public final class AdaptiveSorter {
     /** Runs sorted by the stable merge sort by choice. */
     public long mergeSorts() {
         return mergeSorts;
+    }
+
+    /** Runs sorted by the stable radix sort by choice. */
+    public long radixSorts() {
+        return radixSorts;
     }
 }

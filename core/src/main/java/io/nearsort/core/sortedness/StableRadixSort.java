@@ -23,11 +23,15 @@ public final class StableRadixSort {
     private long[] scratchKeys = new long[0];
     private long[] scratchValues = new long[0];
 
-    /** Sorts {@code keys[from, to)} ascending, moving {@code values[from, to)} along, stably. */
-    public void sort(final long[] keys, final long[] values, final int from, final int to) {
+    /**
+     * Sorts {@code keys[from, to)} ascending, moving {@code values[from, to)} along, stably.
+     *
+     * @return whether radix passes sorted the run (false: it was merge-sorted, or shorter than two)
+     */
+    public boolean sort(final long[] keys, final long[] values, final int from, final int to) {
         final int n = StableMergeSort.checkedLength(keys, values, from, to);
         if (n < 2) {
-            return;
+            return false;
         }
         long min = keys[from];
         long max = min;
@@ -40,7 +44,7 @@ public final class StableRadixSort {
         // about log2(n) levels.
         if (n < MIN_RADIX_RUN || 2 * passes > 32 - Integer.numberOfLeadingZeros(n)) {
             mergeSort.sort(keys, values, from, to);
-            return;
+            return false;
         }
         if (scratchKeys.length < n) {
             scratchKeys = new long[n];
@@ -68,6 +72,7 @@ public final class StableRadixSort {
             System.arraycopy(srcK, srcFrom, keys, from, n);
             System.arraycopy(srcV, srcFrom, values, from, n);
         }
+        return true;
     }
 
     /** One counting-sort pass by the byte of {@code key - min} at {@code shift}, in source order among ties. */

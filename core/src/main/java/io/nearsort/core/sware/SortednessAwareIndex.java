@@ -812,6 +812,7 @@ public final class SortednessAwareIndex implements LongIndex {
                     .counter(SwareCounters.KL_SORTS, counters.klSorts)
                     .counter(SwareCounters.KL_FALLBACKS, counters.klFallbacks)
                     .counter(SwareCounters.MERGE_SORTS, counters.mergeSorts)
+                    .counter(SwareCounters.RADIX_SORTS, counters.radixSorts)
                     .counter(SwareCounters.QUERY_DRIVEN_SORTS, counters.queryDrivenSorts.sum())
                     .counter(SwareCounters.TOMBSTONES, counters.tombstones)
                     .counter(SwareCounters.DIRECT_TREE_DELETES, counters.directTreeDeletes)

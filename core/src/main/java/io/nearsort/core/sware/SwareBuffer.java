@@ -688,6 +688,9 @@ final class SwareBuffer {
             case KL_ADAPTIVE_FELL_BACK:
                 counters.klFallbacks++;
                 break;
+            case RADIX_SORT:
+                counters.radixSorts++;
+                break;
             default:
                 counters.mergeSorts++;
         }

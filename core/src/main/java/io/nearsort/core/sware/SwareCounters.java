@@ -21,6 +21,8 @@ final class SwareCounters {
     static final String KL_FALLBACKS = "bufferSortsKLFallback";
     /** Buffer sorts by the stable merge sort (§IV-C). */
     static final String MERGE_SORTS = "bufferSortsMerge";
+    /** Buffer sorts by the stable radix sort, which replaces the merge sort where keys span little. */
+    static final String RADIX_SORTS = "bufferSortsRadix";
     /** Unsorted sections sorted into query-sorted blocks by reads (§IV-C). */
     static final String QUERY_DRIVEN_SORTS = "queryDrivenSorts";
     /** Deletes buffered as tombstones (§IV-D). */
@@ -50,6 +52,7 @@ final class SwareCounters {
     long klSorts;
     long klFallbacks;
     long mergeSorts;
+    long radixSorts;
     long tombstones;
     long directTreeDeletes;
     final Tally queryDrivenSorts;

@@ -230,12 +230,19 @@ class SortTest {
         assertEquals(AdaptiveSorter.Algorithm.KL_ADAPTIVE, sorter.sort(a[0], a[1], 0, near.length, 200, 100));
         final long[] scrambled = KLGenerator.workload(10_000).scrambled(true).seed(3).generate();
         final long[][] b = withArrivalValues(scrambled);
-        assertEquals(AdaptiveSorter.Algorithm.MERGE_SORT, sorter.sort(b[0], b[1], 0, 10_000, 10_000, 10_000));
+        // Keys 1..10,000 span two bytes: radix passes; arbitrary longs span eight: merge sort.
+        assertEquals(AdaptiveSorter.Algorithm.RADIX_SORT, sorter.sort(b[0], b[1], 0, 10_000, 10_000, 10_000));
+        final long[][] wide = withArrivalValues(new java.util.SplittableRandom(5).longs(10_000).toArray());
+        final long[] wideSorted = wide[0].clone();
+        java.util.Arrays.sort(wideSorted);
+        assertEquals(AdaptiveSorter.Algorithm.MERGE_SORT, sorter.sort(wide[0], wide[1], 0, 10_000, 10_000, 10_000));
+        assertArrayEquals(wideSorted, wide[0]);
         final long[][] c = withArrivalValues(scrambled);
         assertEquals(AdaptiveSorter.Algorithm.KL_ADAPTIVE_FELL_BACK, sorter.sort(c[0], c[1], 0, 10_000, 10, 10));
         assertArrayEquals(b[0], c[0]);
         assertEquals(1, sorter.adaptiveSorts());
         assertEquals(1, sorter.mergeSorts());
+        assertEquals(1, sorter.radixSorts());
         assertEquals(1, sorter.fallbacks());
     }
 

@@ -76,8 +76,8 @@ class SortednessAwareIndexBehaviourTest {
             index.flush();
             final IndexStats stats = index.stats();
             assertTrue(stats.topInserts() > 0.9 * n, stats.toString());
-            assertTrue(stats.counter(SwareCounters.MERGE_SORTS) > stats.counter(SwareCounters.KL_SORTS),
-                    "scrambled buffers are merge-sorted: " + stats);
+            assertTrue(stats.counter(SwareCounters.RADIX_SORTS) > stats.counter(SwareCounters.KL_SORTS),
+                    "scrambled buffers of keys 1..n are radix-sorted, not (K,L)-sorted: " + stats);
             assertEquals(n, index.size());
         }
     }
