@@ -13,9 +13,16 @@ import java.util.SplittableRandom;
  * the entries end up displaced. {@code K = 0} or {@code L = 0} gives a sorted sequence; the scrambled mode is a
  * uniform random permutation.
  *
+ * <p>The <em>late-events</em> mode ({@link #lateEvents(double)}) is the shape of event-time streams: the event
+ * with the i-th smallest key (its timestamp) arrives at time {@code i + d(i)}, the delays {@code d(i)} drawn
+ * uniformly from {@code [0, D)} with {@code D = floor(n·dPercent/100)}, events that arrive at the same time in
+ * key order. Every key then lands fewer than D positions from its sorted position, and almost every key is
+ * out of place: K near 100%, L below D.
+ *
  * <pre>{@code
  * long[] keys = KLGenerator.generate(10_000_000, 5, 5, 42);                   // K = 5%, L = 5%
  * long[] gapped = KLGenerator.workload(1_000_000).kPercent(10).lPercent(1).randomGaps(100).seed(7).generate();
+ * long[] late = KLGenerator.workload(10_000_000).lateEvents(0.5).seed(42).generate();    // D = 0.5% of n
  * }</pre>
  */
 public final class KLGenerator {
@@ -28,6 +35,7 @@ public final class KLGenerator {
     private long gap = 1;
     private boolean randomGaps;
     private boolean scrambled;
+    private double latePercent = -1; // negative: not a late-event workload
 
     private KLGenerator(final int n) {
         if (n < 0) {
@@ -84,10 +92,31 @@ public final class KLGenerator {
         return this;
     }
 
-    /** The keys in arrival order. */
+    /**
+     * A late-event stream instead of a (K,L)-near-sorted sequence: key i arrives at {@code i + U[0, D)} with
+     * {@code D = floor(n·dPercent/100)}, ties in key order (see the class comment). {@code dPercent} is in
+     * [0, 100]; a D of 0 or 1 gives a sorted sequence. Cannot be combined with K, L or the scrambled mode.
+     */
+    public KLGenerator lateEvents(final double dPercent) {
+        this.latePercent = checkPercent("dPercent", dPercent);
+        return this;
+    }
+
+    /**
+     * The keys in arrival order.
+     *
+     * @throws IllegalStateException when late events are combined with K, L or the scrambled mode
+     */
     public long[] generate() {
         final SplittableRandom random = new SplittableRandom(seed);
         final long[] keys = sortedKeys(random);
+        if (latePercent >= 0) {
+            if (scrambled || kPercent > 0 || lPercent > 0) {
+                throw new IllegalStateException("lateEvents cannot be combined with kPercent, lPercent or "
+                        + "scrambled (got: K=" + kPercent + "%, L=" + lPercent + "%, scrambled=" + scrambled + ")");
+            }
+            return arriveLate(keys, random);
+        }
         if (scrambled) {
             for (int i = n - 1; i > 0; i--) {
                 swap(keys, i, random.nextInt(i + 1));
@@ -114,6 +143,31 @@ public final class KLGenerator {
             }
         }
         return keys;
+    }
+
+    /**
+     * Reorders {@code keys} by arrival time {@code i + U[0, D)}: a stable counting sort over arrival times
+     * (at most {@code n + D} distinct), so equal times keep key order.
+     */
+    private long[] arriveLate(final long[] keys, final SplittableRandom random) {
+        final int maxDelay = (int) Math.min(n, (long) Math.floor(n * latePercent / 100.0));
+        if (maxDelay <= 1) {
+            return keys;
+        }
+        final int[] arrival = new int[n];
+        final int[] start = new int[n + maxDelay + 1];
+        for (int i = 0; i < n; i++) {
+            arrival[i] = i + random.nextInt(maxDelay);
+            start[arrival[i] + 1]++;
+        }
+        for (int t = 1; t < start.length; t++) {
+            start[t] += start[t - 1];
+        }
+        final long[] ordered = new long[n];
+        for (int i = 0; i < n; i++) {
+            ordered[start[arrival[i]]++] = keys[i];
+        }
+        return ordered;
     }
 
     private long[] sortedKeys(final SplittableRandom random) {

@@ -89,4 +89,62 @@ class KLGeneratorTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> KLGenerator.workload(10).randomGaps(0))
                 .getMessage().contains("gap"));
     }
+
+    @ParameterizedTest(name = "D={0}% of n")
+    @org.junit.jupiter.params.provider.ValueSource(doubles = {0.1, 0.5, 1})
+    void lateEventsStayWithinTheirDelayAndAreMostlyOutOfPlace(final double d) {
+        final long[] keys = KLGenerator.workload(N).lateEvents(d).seed(99).generate();
+        final int maxDelay = (int) Math.floor(N * d / 100);
+        for (int p = 0; p < N; p++) {
+            final long sortedPosition = keys[p] - 1; // keys are 1..n
+            assertTrue(Math.abs(p - sortedPosition) < maxDelay,
+                    "key " + keys[p] + " at position " + p + " is at least D=" + maxDelay + " from its place");
+        }
+        final long[] sorted = keys.clone();
+        Arrays.sort(sorted);
+        for (int i = 0; i < N; i++) {
+            assertEquals(i + 1, sorted[i], "a permutation of 1..n");
+        }
+        final SortednessReport report = Sortedness.measure(keys);
+        assertTrue(report.l() < maxDelay, "L below D: " + report);
+        assertTrue(report.l() > maxDelay / 2, "L close to D: " + report);
+        assertTrue(report.kFraction() > 0.5, "K near 100%: " + report);
+        assertArrayEquals(keys, KLGenerator.workload(N).lateEvents(d).seed(99).generate(), "reproducible");
+    }
+
+    @Test
+    void lateEventsArriveByArrivalTimeWithTiesInKeyOrder() {
+        // Small enough to check against a direct model: sort (arrival, index) pairs.
+        final int n = 1_000;
+        final long[] keys = KLGenerator.workload(n).lateEvents(5).seed(3).generate();
+        final java.util.SplittableRandom random = new java.util.SplittableRandom(3);
+        final long[][] arrivals = new long[n][];
+        for (int i = 0; i < n; i++) {
+            arrivals[i] = new long[] {i + random.nextInt(50), i + 1};
+        }
+        Arrays.sort(arrivals, (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+        for (int p = 0; p < n; p++) {
+            assertEquals(arrivals[p][1], keys[p], "position " + p);
+        }
+    }
+
+    @Test
+    void lateEventsWithADelayOfAtMostOneAreSorted() {
+        final long[] keys = KLGenerator.workload(500).lateEvents(0.1).seed(1).generate(); // D = 0
+        assertTrue(Sortedness.measure(keys).isSorted());
+        assertTrue(Sortedness.measure(KLGenerator.workload(1000).lateEvents(0.1).generate()).isSorted()); // D = 1
+    }
+
+    @Test
+    void lateEventsRejectOtherShapesAndBadDelays() {
+        assertThrows(IllegalStateException.class, () -> KLGenerator.workload(100).kPercent(5).lateEvents(1).generate());
+        assertThrows(IllegalStateException.class, () -> KLGenerator.workload(100).lPercent(5).lateEvents(1).generate());
+        assertThrows(IllegalStateException.class,
+                () -> KLGenerator.workload(100).scrambled(true).lateEvents(1).generate());
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> KLGenerator.workload(100).lateEvents(-1));
+        assertTrue(e.getMessage().contains("dPercent"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> KLGenerator.workload(100).lateEvents(Double.NaN));
+        assertThrows(IllegalArgumentException.class, () -> KLGenerator.workload(100).lateEvents(101));
+    }
 }
