@@ -1,6 +1,5 @@
 package io.nearsort.jmh;
 
-import io.nearsort.examples.cli.bench.BenchStructure;
 import io.nearsort.examples.cli.bench.BenchTarget;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -42,7 +41,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 @Measurement(iterations = 3)
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
     "--enable-native-access=ALL-UNNAMED",
-    "-Dagrona.disable.bounds.checks=true", "-Xms8g", "-Xmx8g"})
+    "-Xms8g", "-Xmx8g"})
 public class ConcurrentIngestBenchmark {
     @Param({"4000000"})
     int n;
@@ -50,11 +49,11 @@ public class ConcurrentIngestBenchmark {
     @Param({"K5_L5"})
     Workload workload;
 
-    @Param({"1", "1000"})
+    @Param({"1", "500"})
     int batch;
 
     @Param({"SA_BPLUS", "SKIPLIST"})
-    BenchStructure structure;
+    String structure;
 
     private long[] keys;
     private BenchTarget target;
@@ -68,7 +67,7 @@ public class ConcurrentIngestBenchmark {
 
     @Setup(Level.Iteration)
     public void createStructure() {
-        target = structure.createForWorkload(n);
+        target = Structures.create(structure, n);
         cursor.set(0);
     }
 

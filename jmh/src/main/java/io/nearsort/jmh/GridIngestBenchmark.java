@@ -1,6 +1,5 @@
 package io.nearsort.jmh;
 
-import io.nearsort.examples.cli.bench.BenchStructure;
 import io.nearsort.examples.cli.bench.BenchTarget;
 import io.nearsort.core.sortedness.KLGenerator;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -32,7 +31,7 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 2)
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
     "--enable-native-access=ALL-UNNAMED",
-    "-Dagrona.disable.bounds.checks=true", "-Xms6g", "-Xmx6g"})
+    "-Xms6g", "-Xmx6g"})
 public class GridIngestBenchmark extends IngestState {
     @Param({"10000000"})
     int n;
@@ -44,16 +43,24 @@ public class GridIngestBenchmark extends IngestState {
     double lPercent;
 
     @Param({"BPLUS", "SA_BPLUS"})
-    BenchStructure structure;
+    String structure;
 
     @Override
     protected long[] generateKeys() {
         return KLGenerator.generate(n, kPercent, lPercent, 42);
     }
 
+    @Param({"1", "500", IngestState.BULK})
+    String batch;
+
     @Override
-    protected BenchStructure structure() {
+    protected String structure() {
         return structure;
+    }
+
+    @Override
+    protected String batch() {
+        return batch;
     }
 
     @Benchmark

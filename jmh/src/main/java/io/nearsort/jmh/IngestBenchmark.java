@@ -1,6 +1,5 @@
 package io.nearsort.jmh;
 
-import io.nearsort.examples.cli.bench.BenchStructure;
 import io.nearsort.examples.cli.bench.BenchTarget;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -17,11 +16,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Ingestion of n generated keys into each structure: the time of one whole ingest (single shot), fresh
- * structure every iteration.
+ * structure every iteration, written one {@code put} per record, in {@code putAll} batches of 500, or as one
+ * whole-array {@code putAll} ({@code batch=all}, a bulk-load figure). Forks run with Agrona's bounds checks on,
+ * as users run.
  *
  * <pre>
  * mvn -q -B package -DskipTests
- * java -jar jmh/target/benchmarks.jar IngestBenchmark -p n=10000000 -rf json -rff ingest.json
+ * java -jar jmh/target/benchmarks.jar IngestBenchmark -p n=10000000 -p batch=1 -rf json -rff ingest.json
  * </pre>
  */
 @State(Scope.Benchmark)
@@ -33,25 +34,33 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 3)
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
     "--enable-native-access=ALL-UNNAMED",
-    "-Dagrona.disable.bounds.checks=true", "-Xms8g", "-Xmx8g"})
+    "-Xms8g", "-Xmx8g"})
 public class IngestBenchmark extends IngestState {
     @Param({"10000000"})
     int n;
 
-    @Param({"SORTED", "K5_L5", "SCRAMBLED"})
+    @Param({"SORTED", "K5_L5", "LATE_D05", "SCRAMBLED"})
     Workload workload;
 
-    @Param({"BPLUS", "BPLUS_TAIL_BULK", "SA_BPLUS", "TREEMAP", "SKIPLIST"})
-    BenchStructure structure;
+    @Param({"BPLUS", "BPLUS_TAIL_BULK", "SA_BPLUS", "TREEMAP", "SKIPLIST", Structures.FASTUTIL_AVL})
+    String structure;
 
     @Override
     protected long[] generateKeys() {
         return workload.keys(n);
     }
 
+    @Param({"1", "500", IngestState.BULK})
+    String batch;
+
     @Override
-    protected BenchStructure structure() {
+    protected String structure() {
         return structure;
+    }
+
+    @Override
+    protected String batch() {
+        return batch;
     }
 
     @Benchmark

@@ -1,6 +1,5 @@
 package io.nearsort.jmh;
 
-import io.nearsort.examples.cli.bench.BenchStructure;
 import io.nearsort.examples.cli.bench.BenchTarget;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Setup;
@@ -8,26 +7,40 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * The shared shape of the single-shot ingest benchmarks: keys generated once per trial, a fresh structure per
- * iteration, and a check after each iteration that every key arrived.
+ * iteration, the stream written as a user's code writes it ({@link #batch()}), and a check after each iteration
+ * that every key arrived. The timed ingest ends with {@link BenchTarget#finish()} (the SA B+-tree flushes its
+ * buffer), so every structure holds every entry in its final form when the clock stops.
  */
 public abstract class IngestState {
+    /** {@link #batch()} value for the whole stream in one {@code putAll}: a bulk-load figure, not a sink's. */
+    public static final String BULK = "all";
+
     private long[] keys;
     private BenchTarget target;
+    private int batchSize;
 
     /** The keys of this trial, in arrival order. */
     protected abstract long[] generateKeys();
 
-    /** The structure under test. */
-    protected abstract BenchStructure structure();
+    /** The structure under test, by {@link Structures} name. */
+    protected abstract String structure();
+
+    /**
+     * How the stream is written: {@code "1"} is one {@code put} per record (a Flink {@code SinkWriter}),
+     * a number N is {@code putAll} over consecutive slices of N records (Kafka Connect's {@code put} receives
+     * up to {@code max.poll.records} = 500), {@link #BULK} one {@code putAll} over the whole stream.
+     */
+    protected abstract String batch();
 
     @Setup(Level.Trial)
     public void generate() {
         keys = generateKeys();
+        batchSize = parseBatch(batch(), keys.length);
     }
 
     @Setup(Level.Iteration)
     public void createStructure() {
-        target = structure().createForWorkload(keys.length);
+        target = Structures.create(structure(), keys.length);
     }
 
     @TearDown(Level.Iteration)
@@ -39,9 +52,40 @@ public abstract class IngestState {
         target.close();
     }
 
-    /** One whole ingest; returns the structure so that JMH keeps the work. */
+    /** One whole ingest in the configured batches; returns the structure so that JMH keeps the work. */
     protected BenchTarget ingestAll() {
-        target.ingest(keys, keys, 0, keys.length);
+        ingest(target, keys, batchSize);
+        target.finish();
         return target;
+    }
+
+    /** Writes {@code keys} (values equal to keys) into {@code target}, {@code batchSize} records per call. */
+    static void ingest(final BenchTarget target, final long[] keys, final int batchSize) {
+        if (batchSize == 1) {
+            for (final long key : keys) {
+                target.put(key, key);
+            }
+            return;
+        }
+        for (int from = 0; from < keys.length; from += batchSize) {
+            target.ingest(keys, keys, from, Math.min(keys.length, from + batchSize));
+        }
+    }
+
+    /** {@code "all"} as the whole stream, else a positive record count. */
+    static int parseBatch(final String batch, final int n) {
+        if (BULK.equals(batch)) {
+            return Math.max(1, n);
+        }
+        try {
+            final int size = Integer.parseInt(batch);
+            if (size >= 1) {
+                return size;
+            }
+        } catch (final NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("batch must be a positive record count or '" + BULK + "' (got: "
+                + batch + ")");
     }
 }

@@ -1,6 +1,5 @@
 package io.nearsort.jmh;
 
-import io.nearsort.examples.cli.bench.BenchStructure;
 import io.nearsort.examples.cli.bench.BenchTarget;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -35,7 +34,7 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 3)
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
     "--enable-native-access=ALL-UNNAMED",
-    "-Dagrona.disable.bounds.checks=true", "-Xms8g", "-Xmx8g"})
+    "-Xms8g", "-Xmx8g"})
 public class MixedWorkloadBenchmark {
     @Param({"10000000"})
     int n;
@@ -47,7 +46,7 @@ public class MixedWorkloadBenchmark {
     int readPercent;
 
     @Param({"BPLUS", "SA_BPLUS", "TREEMAP"})
-    BenchStructure structure;
+    String structure;
 
     private long[] keys;
     private long[] operations; // >= 0: insert keys[i]; < 0: lookup keys[~op]
@@ -71,7 +70,7 @@ public class MixedWorkloadBenchmark {
 
     @Setup(Level.Iteration)
     public void preload() {
-        target = structure.createForWorkload(n);
+        target = Structures.create(structure, n);
         target.ingest(keys, keys, 0, n / 5 * 4);
     }
 

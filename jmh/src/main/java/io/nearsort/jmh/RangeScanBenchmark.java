@@ -1,6 +1,5 @@
 package io.nearsort.jmh;
 
-import io.nearsort.examples.cli.bench.BenchStructure;
 import io.nearsort.examples.cli.bench.BenchTarget;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -34,7 +33,7 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 3, time = 2)
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
     "--enable-native-access=ALL-UNNAMED",
-    "-Dagrona.disable.bounds.checks=true", "-Xms8g", "-Xmx8g"})
+    "-Xms8g", "-Xmx8g"})
 public class RangeScanBenchmark {
     @Param({"10000000"})
     int n;
@@ -46,7 +45,7 @@ public class RangeScanBenchmark {
     double selectivity;
 
     @Param({"BPLUS", "SA_BPLUS", "TREEMAP"})
-    BenchStructure structure;
+    String structure;
 
     private BenchTarget target;
     private final long[] visited = new long[2];
@@ -56,7 +55,7 @@ public class RangeScanBenchmark {
     @Setup(Level.Trial)
     public void ingest() {
         final long[] keys = workload.keys(n);
-        target = structure.createForWorkload(n);
+        target = Structures.create(structure, n);
         target.ingest(keys, keys, 0, n);
         width = Math.max(1, (long) (selectivity * n));
     }
