@@ -17,8 +17,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Ingestion of n generated keys into each structure: the time of one whole ingest (single shot), fresh
  * structure every iteration, written one {@code put} per record, in {@code putAll} batches of 500, or as one
- * whole-array {@code putAll} ({@code batch=all}, a bulk-load figure). Forks run with Agrona's bounds checks on,
- * as users run.
+ * whole-array {@code putAll} ({@code batch=all}, a bulk-load figure), in recycled memory (the steady state of a
+ * process that closes earlier indexes) or fresh memory (the first index of a process). Forks run with Agrona's
+ * bounds checks on, as users run.
  *
  * <pre>
  * mvn -q -B package -DskipTests
@@ -52,6 +53,14 @@ public class IngestBenchmark extends IngestState {
 
     @Param({"1", "500", IngestState.BULK})
     String batch;
+
+    @Param({IngestState.RECYCLED, IngestState.FRESH})
+    String memory;
+
+    @Override
+    protected String memory() {
+        return memory;
+    }
 
     @Override
     protected String structure() {

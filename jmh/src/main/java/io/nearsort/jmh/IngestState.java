@@ -1,5 +1,6 @@
 package io.nearsort.jmh;
 
+import io.nearsort.core.memory.SlabPool;
 import io.nearsort.examples.cli.bench.BenchTarget;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Setup;
@@ -14,6 +15,18 @@ import org.openjdk.jmh.annotations.TearDown;
 public abstract class IngestState {
     /** {@link #batch()} value for the whole stream in one {@code putAll}: a bulk-load figure, not a sink's. */
     public static final String BULK = "all";
+    /**
+     * {@link #memory()}: every iteration's index is built in slabs earlier, closed indexes of the fork returned to
+     * the process-wide {@link SlabPool} (bounded at 8 GiB here), the steady state of a process that rotates
+     * indexes. The first warm-up iteration still gets fresh memory.
+     */
+    public static final String RECYCLED = "recycled";
+    /**
+     * {@link #memory()}: pooling off, every iteration's index gets its slabs from the C allocator, which maps
+     * slabs of 32 MiB and more afresh (a page fault per page on first write), the first index of a process.
+     * Smaller slabs may come from memory the allocator kept.
+     */
+    public static final String FRESH = "fresh";
 
     private long[] keys;
     private BenchTarget target;
@@ -32,8 +45,14 @@ public abstract class IngestState {
      */
     protected abstract String batch();
 
+    /** {@link #RECYCLED} (default) or {@link #FRESH}. */
+    protected String memory() {
+        return RECYCLED;
+    }
+
     @Setup(Level.Trial)
     public void generate() {
+        configureSlabPool(memory());
         keys = generateKeys();
         batchSize = parseBatch(batch(), keys.length);
     }
@@ -69,6 +88,26 @@ public abstract class IngestState {
         }
         for (int from = 0; from < keys.length; from += batchSize) {
             target.ingest(keys, keys, from, Math.min(keys.length, from + batchSize));
+        }
+    }
+
+    /**
+     * Sets the bound of the fork's shared slab pool, read when the first index is built (each fork is a fresh
+     * JVM, and nothing builds an index before the trial's setup).
+     */
+    static void configureSlabPool(final String memory) {
+        final String bound;
+        if (RECYCLED.equals(memory)) {
+            bound = Long.toString(8L << 30);
+        } else if (FRESH.equals(memory)) {
+            bound = "0";
+        } else {
+            throw new IllegalArgumentException("memory must be '" + RECYCLED + "' or '" + FRESH + "' (got: " + memory
+                    + ")");
+        }
+        System.setProperty(SlabPool.MAX_BYTES_PROPERTY, bound);
+        if (SlabPool.shared().maxBytes() != Long.parseLong(bound)) {
+            throw new IllegalStateException("the shared slab pool was created before the trial's setup");
         }
     }
 

@@ -92,6 +92,7 @@ public class WriterReaderBenchmark {
 
     @Setup(Level.Trial)
     public void generate() {
+        IngestState.configureSlabPool(IngestState.RECYCLED);
         keys = workload.keys(n);
         long max = Long.MIN_VALUE;
         for (final long key : keys) {

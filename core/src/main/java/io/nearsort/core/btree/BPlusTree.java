@@ -73,7 +73,7 @@ public final class BPlusTree implements AppendableLongIndex {
     private NavigableMap<Long, Long> view;
 
     BPlusTree(final BPlusTreeBuilder config) {
-        this.arena = PageArena.builder().pageSize(config.pageSize()).build();
+        this.arena = PageArena.builder().pageSize(config.pageSize()).slabPool(config.slabPool()).build();
         final int pageSize = config.pageSize();
         this.leafCapacity = NodeDescriptor.leafCapacity(pageSize);
         this.internalCapacity = NodeDescriptor.internalCapacity(pageSize);

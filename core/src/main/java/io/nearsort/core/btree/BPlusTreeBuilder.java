@@ -1,6 +1,7 @@
 package io.nearsort.core.btree;
 
 import io.nearsort.core.memory.PageArena;
+import io.nearsort.core.memory.SlabPool;
 
 /**
  * Validated configuration of a {@link BPlusTree}. The defaults are the baseline B+-tree of the SWARE paper's
@@ -18,6 +19,7 @@ public final class BPlusTreeBuilder {
     private double internalSplitRatio = SplitRatio.MIN;
     private boolean tailLeafInserts;
     private double bulkFillFactor = DEFAULT_BULK_FILL_FACTOR;
+    private SlabPool slabPool;
 
     /** Use {@link io.nearsort.core.Indexes#bPlusTree()}. */
     public BPlusTreeBuilder() {
@@ -75,6 +77,19 @@ public final class BPlusTreeBuilder {
         return this;
     }
 
+    /**
+     * Where the tree's off-heap slabs come from and return to when it is closed (default
+     * {@link SlabPool#shared()}, bounded by the system property {@value SlabPool#MAX_BYTES_PROPERTY};
+     * {@link SlabPool#disabled()} frees them on close). See {@link PageArena.Builder#slabPool}.
+     */
+    public BPlusTreeBuilder slabPool(final SlabPool slabPool) {
+        if (slabPool == null) {
+            throw new IllegalArgumentException("slabPool must not be null (use SlabPool.disabled() for none)");
+        }
+        this.slabPool = slabPool;
+        return this;
+    }
+
     /** A new, empty tree that owns its off-heap memory. */
     public BPlusTree build() {
         return new BPlusTree(this);
@@ -100,10 +115,15 @@ public final class BPlusTreeBuilder {
         return bulkFillFactor;
     }
 
+    /** The configured pool, or the shared one. */
+    SlabPool slabPool() {
+        return slabPool != null ? slabPool : SlabPool.shared();
+    }
+
     @Override
     public String toString() {
         return "BPlusTreeBuilder{pageSize=" + pageSize + ", leafSplitRatio=" + leafSplitRatio
                 + ", internalSplitRatio=" + internalSplitRatio + ", tailLeafInserts=" + tailLeafInserts
-                + ", bulkFillFactor=" + bulkFillFactor + "}";
+                + ", bulkFillFactor=" + bulkFillFactor + ", slabPool=" + (slabPool != null ? slabPool : "shared") + "}";
     }
 }

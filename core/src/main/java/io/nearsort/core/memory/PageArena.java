@@ -17,8 +17,12 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link Builder#hugePages(boolean)}).
  *
  * <h2>Ownership</h2>
- * The arena owns every slab; {@link #close()} frees them all at once, including pages that were never freed.
- * Any call after close throws {@link IllegalStateException}. Pages are not zeroed on allocation.
+ * The arena owns every slab; {@link #close()} releases them all at once, including pages that were never freed,
+ * to the arena's {@link SlabPool} ({@link Builder#slabPool}: the process-wide {@link SlabPool#shared()} by
+ * default), which keeps them for the next arena up to its bound and frees the rest. After close the arena holds
+ * no memory ({@link #bytesAllocated()} is 0), and any call but the accessors throws
+ * {@link IllegalStateException}. Pages are not zeroed on allocation: a slab taken from the pool holds whatever
+ * its previous arena wrote.
  *
  * <h2>Thread safety</h2>
  * A {@linkplain Builder#concurrent(boolean) single-threaded} arena (the default) must be confined to one
@@ -51,6 +55,7 @@ public final class PageArena implements AutoCloseable {
     private final boolean concurrent;
     private final int threadCacheCapacity;
     private final boolean hugePages;
+    private final SlabPool slabPool;
     private final Object lock = new Object();
     private final ThreadLocal<ThreadPageCache> threadCaches;
     private final LongHashSet livePages;
@@ -59,6 +64,7 @@ public final class PageArena implements AutoCloseable {
     private long[] slabRawAddresses = new long[8];
     private long[] slabBases = new long[8];
     private long[] slabSizes = new long[8];
+    private boolean[] slabAdvised = new boolean[8];
     private int slabCount;
     private long nextSlabBytes;
     private long carveNext;
@@ -78,6 +84,7 @@ public final class PageArena implements AutoCloseable {
         this.concurrent = builder.concurrent;
         this.threadCacheCapacity = builder.threadCacheCapacity;
         this.hugePages = builder.hugePages;
+        this.slabPool = builder.slabPool != null ? builder.slabPool : SlabPool.shared();
         if (hugePages) {
             HugePages.checkConfiguration();
         }
@@ -217,7 +224,12 @@ public final class PageArena implements AutoCloseable {
         return closed;
     }
 
-    /** Frees every slab. Idempotent. */
+    /** The pool this arena takes slabs from and returns them to. */
+    public SlabPool slabPool() {
+        return slabPool;
+    }
+
+    /** Returns every slab to the {@link #slabPool()}, which keeps or frees each. Idempotent. */
     @Override
     public void close() {
         synchronized (lock) {
@@ -226,7 +238,7 @@ public final class PageArena implements AutoCloseable {
             }
             closed = true;
             for (int i = 0; i < slabCount; i++) {
-                UnsafeApi.freeMemory(slabRawAddresses[i]);
+                slabPool.give(slabRawAddresses[i], slabSizes[i] + pageSize, pageSize, hugePages, slabAdvised[i]);
             }
             slabCount = 0;
             bytesAllocated = 0;
@@ -272,19 +284,23 @@ public final class PageArena implements AutoCloseable {
     private void addSlab() {
         final long bytes = nextSlabBytes;
         // Over-allocate by one page so the slab can start on a page-size boundary.
-        final long raw = UnsafeApi.allocateMemory(bytes + pageSize);
+        final long[] pooled = slabPool.take(bytes + pageSize, pageSize, hugePages);
+        final long raw = pooled != null ? pooled[0] : UnsafeApi.allocateMemory(bytes + pageSize);
         final long base = (raw + pageSize - 1) & -(long) pageSize;
+        final boolean advised = pooled != null ? pooled[1] != 0 : hugePages && HugePages.advise(base, bytes);
         if (slabCount == slabBases.length) {
             slabRawAddresses = java.util.Arrays.copyOf(slabRawAddresses, slabCount * 2);
             slabBases = java.util.Arrays.copyOf(slabBases, slabCount * 2);
             slabSizes = java.util.Arrays.copyOf(slabSizes, slabCount * 2);
+            slabAdvised = java.util.Arrays.copyOf(slabAdvised, slabCount * 2);
         }
         slabRawAddresses[slabCount] = raw;
         slabBases[slabCount] = base;
         slabSizes[slabCount] = bytes;
+        slabAdvised[slabCount] = advised;
         slabCount++;
         bytesAllocated += bytes + pageSize;
-        if (hugePages && HugePages.advise(base, bytes)) {
+        if (advised) {
             bytesAdvisedHugePages += bytes;
         }
         carveNext = base;
@@ -316,8 +332,22 @@ public final class PageArena implements AutoCloseable {
         private boolean concurrent;
         private int threadCacheCapacity = DEFAULT_THREAD_CACHE_CAPACITY;
         private boolean hugePages = true;
+        private SlabPool slabPool;
 
         private Builder() {
+        }
+
+        /**
+         * Where slabs come from and go back to on close (default {@link SlabPool#shared()}, the process-wide pool
+         * bounded by the system property {@value SlabPool#MAX_BYTES_PROPERTY}); {@link SlabPool#disabled()} takes
+         * every slab from the operating system and frees it on close.
+         */
+        public Builder slabPool(final SlabPool slabPool) {
+            if (slabPool == null) {
+                throw new IllegalArgumentException("slabPool must not be null (use SlabPool.disabled() for none)");
+            }
+            this.slabPool = slabPool;
+            return this;
         }
 
         /** Page size in bytes: a power of two from 512 B to 1 MiB (default 4 KiB). */

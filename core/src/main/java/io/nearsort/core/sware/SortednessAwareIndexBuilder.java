@@ -4,6 +4,7 @@ import io.nearsort.core.AppendableLongIndex;
 import io.nearsort.core.Concurrency;
 import io.nearsort.core.Indexes;
 import io.nearsort.core.btree.BPlusTreeBuilder;
+import io.nearsort.core.memory.SlabPool;
 import io.nearsort.core.sortedness.AdaptiveSorter;
 
 /**
@@ -113,6 +114,15 @@ public final class SortednessAwareIndexBuilder {
     /** Tree node size: a power of two from 512 B to 1 MiB (default 4 KiB). */
     public SortednessAwareIndexBuilder pageSize(final int pageSize) {
         tree.pageSize(pageSize);
+        return this;
+    }
+
+    /**
+     * Where the tree's off-heap slabs come from and return to when the index is closed (default
+     * {@link SlabPool#shared()}); see {@link BPlusTreeBuilder#slabPool}.
+     */
+    public SortednessAwareIndexBuilder slabPool(final SlabPool slabPool) {
+        tree.slabPool(slabPool);
         return this;
     }
 
