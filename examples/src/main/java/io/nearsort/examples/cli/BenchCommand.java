@@ -42,6 +42,7 @@ import java.util.Locale;
                 + "median counts."},
         footerHeading = "%nExamples:%n",
         footer = {"  nearsort bench -n 10M -K 5 -L 5",
+            "  nearsort bench -n 10M --late 0.5 -s bplus,sa-bplus,sa-bplus-sw --batch 500",
             "  nearsort bench -n 1M -K 10 -L 1 -s bplus,bplus-tail-bulk,sa-bplus,treemap,skiplist --lookups 1M "
                 + "--mix 50:50 --scans 10k --verify --csv out/bench.csv",
             "  nearsort bench --input keys.txt --lookups 1M",
@@ -64,8 +65,8 @@ final class BenchCommand extends NearsortMain.Subcommand {
     boolean int32;
 
     @Option(names = {"-s", "--structures"}, split = ",", paramLabel = "NAME", defaultValue = "bplus,sa-bplus,treemap",
-            description = "structures to compare: bplus, bplus-tail-bulk, sa-bplus, treemap, skiplist "
-                    + "(default ${DEFAULT-VALUE})")
+            description = "structures to compare: bplus, bplus-tail-bulk, sa-bplus, sa-bplus-sw (single writer), "
+                    + "sa-bplus-st (single thread), treemap, skiplist (default ${DEFAULT-VALUE})")
     List<String> structures;
 
     @Option(names = "--baseline", paramLabel = "NAME", defaultValue = "bplus",
@@ -75,6 +76,12 @@ final class BenchCommand extends NearsortMain.Subcommand {
     @Option(names = "--repeat", paramLabel = "R", defaultValue = "3",
             description = "timed runs per structure after the warm-up; the median counts (default ${DEFAULT-VALUE})")
     int repeat;
+
+    @Option(names = "--batch", paramLabel = "1|N|all", defaultValue = "1",
+            description = "how the ingest writes: 1 = one put per record (a Flink SinkWriter; default), N = putAll "
+                    + "over batches of N records (Kafka Connect hands a task up to 500), all = one putAll over the "
+                    + "whole workload (a bulk load, not a stream)")
+    String batch;
 
     @Option(names = "--buffer", paramLabel = "ENTRIES|P%", defaultValue = "1%",
             description = "SWARE buffer of the SA B+-tree, in entries or %% of n (default ${DEFAULT-VALUE}, the "
@@ -134,6 +141,7 @@ final class BenchCommand extends NearsortMain.Subcommand {
         final PrintStream out = io().out();
         out.printf(Locale.ROOT, "nearsort bench: %d workload(s) of %,d keys; %s; median of %d timed run(s) after a warm-up%n",
                 workloads.size(), workloads.get(0).keys().length, structureList(plan), plan.repeat());
+        out.printf(Locale.ROOT, "ingest: %s (--batch %s)%n", plan.ingestMode(), plan.batchName());
         final BenchRunner runner;
         final List<WorkloadResult> results = new ArrayList<>();
         try (Progress progress = Progress.start(io(), "bench", (long) workloads.size()
@@ -160,7 +168,7 @@ final class BenchCommand extends NearsortMain.Subcommand {
             out.printf(Locale.ROOT, "verify: %,d reads and scans matched the reference in the timed runs.%n", checked);
         }
         if (csv != null) {
-            writeCsv(results, plan.baseline());
+            writeCsv(results, plan.baseline(), plan.batchName());
             out.println("CSV written to " + csv);
         }
         final Path chartPath = chart != null ? chart : grid ? Path.of("nearsort-out", "bench-grid.png") : null;
@@ -196,6 +204,9 @@ final class BenchCommand extends NearsortMain.Subcommand {
         if (grid && input != null) {
             throw badArgument("--grid generates its workloads; it takes no --input");
         }
+        if (workload.late != null && (grid || input != null)) {
+            throw badArgument("--late generates one workload; it takes no " + (grid ? "--grid" : "--input"));
+        }
         if (chartType == null) {
             chartType = grid ? "heatmap" : "bar";
         } else if (!List.of("heatmap", "line", "bar").contains(chartType)) {
@@ -220,7 +231,7 @@ final class BenchCommand extends NearsortMain.Subcommand {
             bufferEntries = checkRange("--buffer", Counts.parse(buffer), 1, 1 << 28);
         }
         final BenchPlan plan = new BenchPlan(chosen, base, repeat, (int) lookups, ratio[0], ratio[1], (int) scans,
-                (int) scanLength, verify, bufferPercent, (int) bufferEntries, workload.seed);
+                (int) scanLength, verify, bufferPercent, (int) bufferEntries, workload.seed, batchSize());
         if (grid) {
             chartStructure(plan); // fails now rather than after the runs
             for (final double k : gridK()) {
@@ -231,6 +242,22 @@ final class BenchCommand extends NearsortMain.Subcommand {
             }
         }
         return plan;
+    }
+
+    private int batchSize() {
+        if ("all".equals(batch)) {
+            return BenchPlan.BULK_LOAD;
+        }
+        try {
+            final long size = Counts.parse(batch);
+            if (size >= 1 && size < BenchPlan.BULK_LOAD) {
+                return (int) size;
+            }
+        } catch (final IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
+            // reported below
+        }
+        throw badArgument("--batch expects 1 (put per record), a positive batch size N, or all (got: '" + batch
+                + "')");
     }
 
     private BenchStructure structure(final String option, final String name) {
@@ -263,8 +290,9 @@ final class BenchCommand extends NearsortMain.Subcommand {
     private Workload singleWorkload() throws IOException {
         if (input == null) {
             checkRange("-n", workload.n, 1, WorkloadOptions.MAX_N);
-            return new Workload(WorkloadOptions.name(workload.k, workload.l, workload.scrambled), workload.k,
-                    workload.l, workload.scrambled, workload.generator(this).generate());
+            final boolean late = workload.late != null;
+            return new Workload(workload.name(), late ? Double.NaN : workload.k, late ? Double.NaN : workload.l,
+                    workload.scrambled, workload.generator(this).generate());
         }
         final LongArrayBuilder keys = new LongArrayBuilder();
         new KeyReader(KeyFormat.of(binary, int32)).read(input, io().in(), keys::accept);
@@ -300,13 +328,14 @@ final class BenchCommand extends NearsortMain.Subcommand {
         return gridL == null ? GRID_L : gridL;
     }
 
-    private void writeCsv(final List<WorkloadResult> results, final BenchStructure base) throws IOException {
+    private void writeCsv(final List<WorkloadResult> results, final BenchStructure base, final String batch)
+            throws IOException {
         final Path parent = csv.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
         try (Writer writer = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
-            CsvReport.write(results, base, writer);
+            CsvReport.write(results, base, batch, writer);
         }
     }
 

@@ -31,10 +31,36 @@ final class WorkloadOptions {
     @Option(names = "--scrambled", description = "a uniform random permutation instead of a (K,L) workload")
     boolean scrambled;
 
+    @Option(names = "--late", paramLabel = "D",
+            description = "late events instead of a (K,L) workload: key i arrives at i + U[0, D), D in %% of n "
+                    + "(event-time streams: K near 100%%, L below D)")
+    Double late;
+
     /** The workload these options describe, validated with errors naming the option. */
     KLGenerator generator(final NearsortMain.Subcommand command) {
         command.checkRange("-n", n, 0, MAX_N);
+        if (late != null) {
+            command.checkPercent("--late", late);
+            if (scrambled || k != 0 || l != 0) {
+                throw command.badArgument("--late is a workload of its own; it takes no -K, -L or --scrambled");
+            }
+            final KLGenerator generator = KLGenerator.workload((int) n).lateEvents(late).seed(seed);
+            if (gaps != null) {
+                applyGaps(command, generator);
+            }
+            return generator;
+        }
         return generator(command, k, l, scrambled);
+    }
+
+    /** The name of the configured workload (see {@link #name(double, double, boolean)}; late events: {@code late D=0.5%}). */
+    String name() {
+        return late != null ? lateName(late) : name(k, l, scrambled);
+    }
+
+    /** The name of a late-event workload, e.g. {@code late D=0.5%}. */
+    static String lateName(final double dPercent) {
+        return "late D=" + percent(dPercent) + "%";
     }
 
     /** The workload with {@code K} and {@code L} replaced (the bench grid). */

@@ -57,20 +57,58 @@ class BenchCommandTest {
         assertTrue(cli.out.contains("verify: " + String.format(java.util.Locale.ROOT, "%,d", 5 * 2 * 9_500)
                 + " reads and scans matched"), cli.out);
         final List<String> lines = Files.readAllLines(csv);
-        assertTrue(lines.get(0).startsWith("workload,k_percent,l_percent,scrambled,n,structure,phase"), lines.get(0));
+        assertTrue(lines.get(0).startsWith("workload,k_percent,l_percent,scrambled,n,batch,structure,phase"),
+                lines.get(0));
+        assertTrue(cli.out.contains("ingest: put per record (--batch 1)"), "per record is the default: " + cli.out);
         assertEquals(1 + 5 * 4, lines.size());
         for (final String line : lines.subList(1, lines.size())) {
             final String[] cells = line.split(",", -1);
-            assertEquals(17, cells.length, line);
+            assertEquals(18, cells.length, line);
             assertEquals("20000", cells[4]);
-            assertTrue(Long.parseLong(cells[9]) > 0, line);
-            if (cells[5].equals("bplus")) {
-                assertEquals(1.0, Double.parseDouble(cells[11]), 1e-9, line);
+            assertEquals("1", cells[5]);
+            assertTrue(Long.parseLong(cells[10]) > 0, line);
+            if (cells[6].equals("bplus")) {
+                assertEquals(1.0, Double.parseDouble(cells[12]), 1e-9, line);
             }
-            assertEquals(cells[5].equals("treemap") || cells[5].equals("skiplist"), cells[12].isEmpty(), line);
+            assertEquals(cells[6].equals("treemap") || cells[6].equals("skiplist"), cells[13].isEmpty(), line);
         }
         assertEquals(5, lines.stream().filter(l -> l.contains(",mix,8000,2,")).count(), "50:50 over the last 20%: "
                 + "4k writes + 4k reads " + lines);
+    }
+
+    @Test
+    void everyIngestModeAndConcurrencyHoldsTheSameVerifiedContent() throws IOException {
+        for (final String batch : new String[] {"1", "500", "7", "all"}) {
+            final Path csv = dir.resolve("batch-" + batch + ".csv");
+            final Cli cli = Cli.run("bench", "-n", "20k", "--late", "0.5", "--repeat", "1", "-s",
+                    "bplus,bplus-tail-bulk,sa-bplus,sa-bplus-sw,sa-bplus-st,treemap,skiplist", "--lookups", "5k",
+                    "--scans", "200", "--mix", "50:50", "--verify", "--buffer", "300", "--batch", batch, "--csv",
+                    csv.toString());
+            assertEquals(0, cli.exitCode, cli.toString());
+            final String mode = batch.equals("1") ? "put per record" : batch.equals("all")
+                    ? "bulk load (one putAll over the whole array)" : "putAll batches of " + batch;
+            assertTrue(cli.out.contains("ingest: " + mode + " (--batch " + batch + ")"), cli.out);
+            assertEquals(7, cli.out.lines().filter(l -> l.startsWith("late D=0.5% ")).count(), cli.out);
+            assertTrue(cli.out.contains("verify: " + String.format(java.util.Locale.ROOT, "%,d", 7 * (5_000 + 200
+                    + 4_000)) + " reads and scans matched"), cli.out);
+            final List<String> rows = Files.readAllLines(csv);
+            assertTrue(rows.stream().skip(1).allMatch(r -> r.split(",", -1)[5].equals(batch)), rows.toString());
+        }
+    }
+
+    @Test
+    void lateEventsMatchTheLibrarysGenerator() {
+        final Cli cli = Cli.run("generate", "-n", "5000", "--late", "1", "--seed", "9");
+        assertEquals(0, cli.exitCode, cli.toString());
+        final StringBuilder expected = new StringBuilder();
+        for (final long key : io.nearsort.core.sortedness.KLGenerator.workload(5000).lateEvents(1).seed(9)
+                .generate()) {
+            expected.append(key).append('\n');
+        }
+        assertEquals(expected.toString(), cli.out);
+        final Cli profiled = Cli.runWithInput(cli.outBytes, "profile", "-");
+        assertEquals(0, profiled.exitCode, profiled.toString());
+        assertTrue(profiled.count("L") < 50, "L below D = 50: " + profiled.out);
     }
 
     @Test
@@ -115,7 +153,17 @@ class BenchCommandTest {
     @Test
     void badArgumentsExitWithTwoAndOneLine() throws IOException {
         assertBad("--structures: unknown structure 'btree' (expected one of: bplus, bplus-tail-bulk, sa-bplus, "
-                + "treemap, skiplist)", "bench", "-s", "bplus,btree");
+                + "sa-bplus-sw, sa-bplus-st, treemap, skiplist)", "bench", "-s", "bplus,btree");
+        for (final String batch : new String[] {"0", "-3", "some", "1.5", "3000000000"}) {
+            assertBad("--batch expects 1 (put per record), a positive batch size N, or all (got: '" + batch + "')",
+                    "bench", "--batch", batch);
+        }
+        assertBad("--late is a workload of its own; it takes no -K, -L or --scrambled", "bench", "--late", "0.5",
+                "-K", "5");
+        assertBad("--late is a workload of its own; it takes no -K, -L or --scrambled", "bench", "--late", "0.5",
+                "--scrambled");
+        assertBad("--late generates one workload; it takes no --grid", "bench", "--late", "0.5", "--grid");
+        assertBad("--late must be a percentage in [0, 100] (got: 120.0)", "bench", "--late", "120");
         assertBad("--mix expects R:W with integers in [0, 1000], not both 0, e.g. 50:50 (got: '50')", "bench", "--mix",
                 "50");
         assertBad("--mix expects R:W", "bench", "--mix", "0:0");

@@ -23,15 +23,25 @@ class DemoCommandTest {
         final Cli cli = Cli.run("demo", "-n", "20000", "--repeat", "1", "--seed", "5", "--chart", chart.toString());
         assertEquals(0, cli.exitCode, cli.toString());
         final String text = cli.out;
-        assertTrue(text.contains("three streams of 20,000 keys"), text);
+        assertTrue(text.contains("four streams of 20,000 keys"), text);
         // The profile: sorted has K = 0, near-sorted K = L = 5%, scrambled almost 100%; classes and buffers.
         assertTrue(text.matches("(?s).*\\n  sorted\\s+0\\.00%\\s+0\\.00%\\s+0\\.00%\\s+1\\s+sorted\\s+4,096 entries.*"),
                 text);
         assertTrue(text.matches("(?s).*\\n  near-sorted K=5% L=5%\\s+5\\.00%\\s+5\\.00%.*near-sorted .*"), text);
         assertTrue(text.matches("(?s).*\\n  scrambled\\s+(100\\.00|9\\d\\.\\d\\d)%.*scrambled .*"), text);
-        final List<String> rows = text.lines().filter(l -> l.matches("(sorted|near-sorted|scrambled).*x.*"))
-                .collect(Collectors.toList());
-        assertEquals(12, rows.size(), text);
+        assertTrue(text.matches("(?s).*\\n  late D=0\\.5%\\s+\\d+\\.\\d\\d%.*"), text);
+        // Per record first, then putAll batches of 500, then the bulk load, each labelled.
+        final int perRecord = text.indexOf("2. One put per record");
+        final int batches = text.indexOf("3. putAll in batches of 500 records");
+        final int bulk = text.indexOf("4. Bulk load: one putAll over the whole array");
+        assertTrue(perRecord > 0 && batches > perRecord && bulk > batches, text);
+        final List<String> rows = text.substring(perRecord, batches).lines()
+                .filter(l -> l.matches("(sorted|near-sorted|late|scrambled).*x.*")).collect(Collectors.toList());
+        assertEquals(4 * 5, rows.size(), text);
+        assertEquals(4 * 3, text.substring(batches, bulk).lines()
+                .filter(l -> l.matches("(sorted|near-sorted|late|scrambled).*x.*")).count(), text);
+        assertEquals(4 * 3, text.substring(bulk).lines()
+                .filter(l -> l.matches("(sorted|near-sorted|late|scrambled).*x.*")).count(), text);
         final Pattern speedup = Pattern.compile("\\s(\\d+\\.\\d+)x");
         for (final String row : rows) {
             final Matcher m = speedup.matcher(row);
@@ -46,7 +56,7 @@ class DemoCommandTest {
         final String sortedSware = rows.stream().filter(r -> r.startsWith("sorted") && r.contains("SWARE"))
                 .findFirst().orElseThrow();
         assertTrue(sortedSware.contains("100.0%"), "the SA B+-tree bulk-loads sorted input: " + sortedSware);
-        assertTrue(text.contains("Chart of the ingestion speedups written to " + chart), text);
+        assertTrue(text.contains("Chart of the per-record ingestion speedups written to " + chart), text);
         BenchCommandTest.assertPng(chart);
     }
 

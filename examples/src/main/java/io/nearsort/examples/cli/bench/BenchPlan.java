@@ -17,18 +17,40 @@ import java.util.List;
  * @param bufferPercent SWARE buffer as a percentage of n (used when {@code bufferEntries} is 0)
  * @param bufferEntries SWARE buffer in entries, or 0
  * @param seed          seed of the lookup keys, mix schedule and scan ranges
+ * @param batch         records per write call of the ingest: 1 is one {@code put} per record, N is
+ *                      {@code putAll} over slices of N, {@link #BULK_LOAD} is one {@code putAll} over the whole
+ *                      workload (the preload of the read:write mix is always one call)
  */
 public record BenchPlan(List<BenchStructure> structures, BenchStructure baseline, int repeat, int lookups,
                         int mixReads, int mixWrites, int scans, int scanLength, boolean verify, double bufferPercent,
-                        int bufferEntries, long seed) {
+                        int bufferEntries, long seed, int batch) {
+    /** {@code batch} for one {@code putAll} over the whole workload. */
+    public static final int BULK_LOAD = Integer.MAX_VALUE;
     /** Share of the workload loaded before the read:write mix starts (SWARE §V: reads interleave after 80%). */
     public static final double MIX_PRELOAD = 0.8;
 
     public BenchPlan {
         structures = List.copyOf(structures);
+        if (batch < 1) {
+            throw new IllegalArgumentException("batch must be >= 1 (got: " + batch + ")");
+        }
         if (!structures.contains(baseline)) {
             throw new IllegalArgumentException("baseline " + baseline.cliName() + " is not among the structures");
         }
+    }
+
+    /** How the ingest writes, for headers and CSV: {@code put per record}, {@code putAll batches of N}, or bulk load. */
+    public String ingestMode() {
+        if (batch == 1) {
+            return "put per record";
+        }
+        return batch == BULK_LOAD ? "bulk load (one putAll over the whole array)"
+                : String.format(java.util.Locale.ROOT, "putAll batches of %,d", batch);
+    }
+
+    /** The {@code --batch} value: {@code 1}, N or {@code all}. */
+    public String batchName() {
+        return batch == BULK_LOAD ? "all" : Integer.toString(batch);
     }
 
     /** Whether the read:write mix runs. */

@@ -7,7 +7,9 @@ import java.util.Locale;
 /**
  * Runs a {@link BenchPlan} on workloads: per workload one warm-up round and {@code repeat} timed rounds; each
  * round runs every structure once, alternating the order between rounds so that drift of the machine (heat, other
- * tenants) spreads over all of them. A run ingests the workload into a fresh instance, then performs the lookups
+ * tenants) spreads over all of them. A run ingests the workload into a fresh instance the way the plan's
+ * {@code batch} says (one {@code put} per record, {@code putAll} batches, or one bulk {@code putAll}), then
+ * performs the lookups
  * and scans on it; the read:write mix runs on another fresh instance preloaded with the first 80%. Sizes are
  * always checked; with {@code verify}, every read is compared with the {@link Reference} after the timing.
  */
@@ -58,7 +60,7 @@ public final class BenchRunner {
         System.gc(); // the previous run's garbage (TreeMap nodes) should not be collected on this run's clock
         try (BenchTarget target = result.structure().create(capacity)) {
             long start = System.nanoTime();
-            target.ingest(keys, values, 0, keys.length);
+            target.write(keys, values, plan.batch());
             target.finish();
             result.record(Phase.INGEST, keys.length, System.nanoTime() - start);
             checkSize(who, target.size(), reference.distinct());

@@ -1,5 +1,6 @@
 package io.nearsort.examples.cli.bench;
 
+import io.nearsort.core.Concurrency;
 import io.nearsort.core.Indexes;
 
 import java.util.Arrays;
@@ -28,6 +29,22 @@ public enum BenchStructure {
         @Override
         public BenchTarget create(final int bufferCapacity) {
             return IndexTarget.of(Indexes.saBPlusTree().bufferCapacity(bufferCapacity).build());
+        }
+    },
+    /** The SA B+-tree built for one writer thread and any number of readers: appends take no lock. */
+    SA_BPLUS_SW("sa-bplus-sw", "SA B+-tree, single writer") {
+        @Override
+        public BenchTarget create(final int bufferCapacity) {
+            return IndexTarget.of(Indexes.saBPlusTree().bufferCapacity(bufferCapacity)
+                    .concurrency(Concurrency.SINGLE_WRITER).build());
+        }
+    },
+    /** The SA B+-tree confined to one thread, as {@code TreeMap} is: no locks, plain counters. */
+    SA_BPLUS_ST("sa-bplus-st", "SA B+-tree, single thread") {
+        @Override
+        public BenchTarget create(final int bufferCapacity) {
+            return IndexTarget.of(Indexes.saBPlusTree().bufferCapacity(bufferCapacity)
+                    .concurrency(Concurrency.SINGLE_THREAD).build());
         }
     },
     /** {@link TreeMap}, the JDK's red-black tree. */

@@ -10,7 +10,27 @@ public interface BenchTarget extends AutoCloseable {
     /** Writes {@code keys[i] -> values[i]} for i in [from, to), in order; later writes win. */
     void ingest(long[] keys, long[] values, int from, int to);
 
-    /** Writes one entry (the read:write mix). */
+    /**
+     * Writes {@code keys[i] -> values[i]} for every i as user code does: one {@link #put} per record when
+     * {@code batch} is 1, {@link #ingest} over consecutive slices of {@code batch} records otherwise (one slice
+     * when {@code batch} covers the arrays: a bulk load).
+     */
+    default void write(final long[] keys, final long[] values, final int batch) {
+        if (batch < 1) {
+            throw new IllegalArgumentException("batch must be >= 1 (got: " + batch + ")");
+        }
+        if (batch == 1) {
+            for (int i = 0; i < keys.length; i++) {
+                put(keys[i], values[i]);
+            }
+            return;
+        }
+        for (int from = 0; from < keys.length; from += batch) {
+            ingest(keys, values, from, (int) Math.min(keys.length, (long) from + batch));
+        }
+    }
+
+    /** Writes one entry (the per-record path and the read:write mix). */
     void put(long key, long value);
 
     /** The value of {@code key}, or {@code missing}. */

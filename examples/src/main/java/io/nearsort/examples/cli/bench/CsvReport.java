@@ -9,15 +9,16 @@ import java.util.Locale;
 
 /** Bench results as CSV: one row per workload, structure and phase, numbers unformatted. */
 public final class CsvReport {
-    static final String HEADER = "workload,k_percent,l_percent,scrambled,n,structure,phase,operations,timed_runs,"
+    static final String HEADER = "workload,k_percent,l_percent,scrambled,n,batch,structure,phase,operations,timed_runs,"
             + "median_ns,ops_per_second,speedup,bulk_loaded,top_inserts,tail_leaf_inserts,average_leaf_fill,"
             + "bytes_in_use";
 
     private CsvReport() {
     }
 
-    public static void write(final List<WorkloadResult> workloads, final BenchStructure baseline, final Writer out)
-            throws IOException {
+    /** @param batch the {@code --batch} value the ingest used ({@link BenchPlan#batchName()}) */
+    public static void write(final List<WorkloadResult> workloads, final BenchStructure baseline, final String batch,
+                             final Writer out) throws IOException {
         out.write(HEADER);
         out.write('\n');
         for (final WorkloadResult workload : workloads) {
@@ -29,7 +30,7 @@ public final class CsvReport {
                     }
                     out.write(String.join(",", quoted(workload.name()), number(workload.kPercent()),
                             number(workload.lPercent()), Boolean.toString(workload.scrambled()),
-                            Integer.toString(workload.n()),
+                            Integer.toString(workload.n()), batch,
                             result.structure().cliName(), phase.label(), Long.toString(result.operations(phase)),
                             Integer.toString(result.runs(phase)), Long.toString(result.medianNanos(phase)),
                             String.format(Locale.ROOT, "%.1f", result.throughput(phase)),
