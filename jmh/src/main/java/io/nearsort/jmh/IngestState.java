@@ -73,22 +73,9 @@ public abstract class IngestState {
 
     /** One whole ingest in the configured batches; returns the structure so that JMH keeps the work. */
     protected BenchTarget ingestAll() {
-        ingest(target, keys, batchSize);
+        target.write(keys, keys, batchSize);
         target.finish();
         return target;
-    }
-
-    /** Writes {@code keys} (values equal to keys) into {@code target}, {@code batchSize} records per call. */
-    static void ingest(final BenchTarget target, final long[] keys, final int batchSize) {
-        if (batchSize == 1) {
-            for (final long key : keys) {
-                target.put(key, key);
-            }
-            return;
-        }
-        for (int from = 0; from < keys.length; from += batchSize) {
-            target.ingest(keys, keys, from, Math.min(keys.length, from + batchSize));
-        }
     }
 
     /**

@@ -60,7 +60,7 @@ public class PointLookupBenchmark {
         target = Structures.create(structure, n);
         // One put per record, as sinks write: with n a multiple of the buffer's capacity (1% of n) the SA
         // B+-tree's buffer is left full, the state in which its lookups cost most.
-        IngestState.ingest(target, keys, 1);
+        target.write(keys, keys, 1);
         final SplittableRandom random = new SplittableRandom(7);
         probes = new long[PROBES];
         for (int i = 0; i < PROBES; i++) {
