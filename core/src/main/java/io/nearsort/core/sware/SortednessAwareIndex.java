@@ -104,7 +104,15 @@ public final class SortednessAwareIndex implements LongIndex {
     private long epoch;
     /** The thread inside a write, for the best-effort check that two threads never write a single-writer index. */
     private Thread activeWriter;
-    /** Scans in progress in a single-thread index (the other modes ask the lock). */
+    /**
+     * The thread that wrote last (single-writer and single-thread indexes): its scans count in {@link #scanDepth},
+     * so that its lock-free appends can refuse a write from inside its own scan without asking the lock.
+     */
+    private Thread writerThread;
+    /**
+     * Scans in progress in a single-thread index, or on the writer thread of a single-writer index (only that
+     * thread changes it); a multi-writer index asks the lock instead.
+     */
     private int scanDepth;
     /** A reader of a single-writer index asks its writer for a query-driven sort (§IV-C) at the next write. */
     private volatile boolean sortRequested;
@@ -160,8 +168,9 @@ public final class SortednessAwareIndex implements LongIndex {
     }
 
     private boolean lockFreeAppendAllowed() {
-        return !buffer.isFull() && !sortRequested && !closed && emitFailure == null
-                && (lock.getReadLockCount() == 0 || lock.getReadHoldCount() == 0);
+        // scanDepth, not the lock's hold count: the appender never reads the lock's state, a cache line that
+        // concurrent readers write.
+        return !buffer.isFull() && scanDepth == 0 && !sortRequested && !closed && emitFailure == null;
     }
 
     /** Best-effort detection of a second writer of a single-writer or single-thread index (plain accesses). */
@@ -174,6 +183,9 @@ public final class SortednessAwareIndex implements LongIndex {
                     + "); build it with concurrency(MULTI_WRITER) for several writers");
         }
         activeWriter = me;
+        if (writerThread != me) {
+            writerThread = me;
+        }
     }
 
     /**
@@ -612,7 +624,9 @@ public final class SortednessAwareIndex implements LongIndex {
             n = lockForRead(true);
         }
         final boolean treeLocked = awaitTree();
-        if (!locking) {
+        final boolean counted = !locking
+                || (concurrency == Concurrency.SINGLE_WRITER && Thread.currentThread() == writerThread);
+        if (counted) {
             scanDepth++;
         }
         try {
@@ -629,7 +643,7 @@ public final class SortednessAwareIndex implements LongIndex {
             };
             return MergedScan.ascending(buffer, n, tree, lo, hi, visitor);
         } finally {
-            if (!locking) {
+            if (counted) {
                 scanDepth--;
             }
             unlockForRead(treeLocked);

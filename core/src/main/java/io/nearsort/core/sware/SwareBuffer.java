@@ -245,9 +245,6 @@ final class SwareBuffer {
             if (at % zoneSize == 0) {
                 zoneMin[zone] = keys[at];
                 zoneMax[zone] = keys[zoneEnd - 1];
-                if (zoneBlooms != null) {
-                    zoneBlooms[zone].clear();
-                }
             } else {
                 zoneMin[zone] = Math.min(zoneMin[zone], keys[at]);
                 zoneMax[zone] = Math.max(zoneMax[zone], keys[zoneEnd - 1]);
@@ -280,9 +277,6 @@ final class SwareBuffer {
         if (p % zoneSize == 0) {
             zoneMin[zone] = key;
             zoneMax[zone] = key;
-            if (zoneBlooms != null) {
-                zoneBlooms[zone].clear();
-            }
         } else {
             zoneMin[zone] = Math.min(zoneMin[zone], key);
             zoneMax[zone] = Math.max(zoneMax[zone], key);
@@ -399,6 +393,11 @@ final class SwareBuffer {
             int p = Math.max(bloomEnd, unsortedStart(end));
             while (p < end) {
                 final BloomFilter zoneBloom = zoneBlooms[p / zoneSize];
+                if (p % zoneSize == 0) {
+                    // A zone filled from its start: drop the bits of the entries it held before the last flush
+                    // (here rather than on append, which then never touches a filter).
+                    zoneBloom.clear();
+                }
                 final int zoneEnd = Math.min(end, (p / zoneSize + 1) * zoneSize);
                 for (; p < zoneEnd; p++) {
                     zoneBloom.add(BloomFilter.hash(keys[p]));
