@@ -35,9 +35,10 @@ import java.util.Locale;
  * OSM-tree §5 K/L grid and charts the speedups.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Ingests a workload (generated with -n/-K/-L, or --input) into each structure, then optionally "
-                + "runs point lookups, a read:write mix and range scans, and prints throughput, speedup over the "
-                + "baseline, %% bulk-loaded / top-inserted, average leaf fill and bytes per entry.",
+        description = {"Ingests a workload (generated with -n/-K/-L or --late, or --input) into each structure as "
+                + "--batch says, then optionally runs point lookups, a read:write mix and range scans, and prints "
+                + "throughput, speedup over the baseline, %% bulk-loaded / top-inserted, average leaf fill and bytes "
+                + "per entry.",
             "Each structure runs once to warm up, then --repeat times; structures alternate between runs and the "
                 + "median counts."},
         footerHeading = "%nExamples:%n",
@@ -65,8 +66,10 @@ final class BenchCommand extends NearsortMain.Subcommand {
     boolean int32;
 
     @Option(names = {"-s", "--structures"}, split = ",", paramLabel = "NAME", defaultValue = "bplus,sa-bplus,treemap",
-            description = "structures to compare: bplus, bplus-tail-bulk, sa-bplus, sa-bplus-sw (single writer), "
-                    + "sa-bplus-st (single thread), treemap, skiplist (default ${DEFAULT-VALUE})")
+            description = "structures to compare: bplus (the papers' baseline B+-tree), bplus-tail-bulk (80:20 "
+                    + "splits and tail-leaf inserts; its putAll batches bulk-append ascending runs), sa-bplus (SA "
+                    + "B+-tree, SWARE), sa-bplus-sw (SA B+-tree for a single writer thread), sa-bplus-st (SA B+-tree "
+                    + "confined to one thread), treemap, skiplist (default ${DEFAULT-VALUE})")
     List<String> structures;
 
     @Option(names = "--baseline", paramLabel = "NAME", defaultValue = "bplus",
@@ -84,8 +87,8 @@ final class BenchCommand extends NearsortMain.Subcommand {
     String batch;
 
     @Option(names = "--buffer", paramLabel = "ENTRIES|P%", defaultValue = "1%",
-            description = "SWARE buffer of the SA B+-tree, in entries or %% of n (default ${DEFAULT-VALUE}, the "
-                    + "papers' default)")
+            description = "SWARE buffer of the SA B+-trees (sa-bplus, sa-bplus-sw, sa-bplus-st), in entries or %% "
+                    + "of n (default ${DEFAULT-VALUE}, the papers' default)")
     String buffer;
 
     @Option(names = "--lookups", paramLabel = "N", converter = Counts.class, defaultValue = "0",
@@ -93,7 +96,8 @@ final class BenchCommand extends NearsortMain.Subcommand {
     long lookups;
 
     @Option(names = "--mix", paramLabel = "R:W", description = "a read:write mix (e.g. 50:50, 90:10) on a structure "
-            + "preloaded with the first 80%% of the workload: the remaining 20%% of the writes interleaved with reads")
+            + "preloaded with the first 80%% of the workload (written as --batch says): the remaining 20%% of the writes, "
+            + "one put each, interleaved with reads")
     String mix;
 
     @Option(names = "--scans", paramLabel = "N", converter = Counts.class, defaultValue = "0",

@@ -35,8 +35,9 @@ import java.util.Locale;
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "A tour of a minute or two: generates sorted, near-sorted (K=5%% L=5%%), late-event and "
                 + "scrambled streams, profiles them, then writes them into the baseline B+-tree, the B+-tree with "
-                + "tail inserts and bulk append, the SA B+-tree (SWARE) and TreeMap one put per record, in putAll "
-                + "batches of 500 and as one bulk putAll, prints the tables and writes a chart.",
+                + "tail inserts and bulk append, the SA B+-tree (SWARE; also built for a single writer) and TreeMap "
+                + "one put per record, then in putAll batches of 500, then as one bulk putAll, prints the tables and "
+                + "writes a chart of the per-record speedups.",
         footerHeading = "%nExamples:%n",
         footer = {"  nearsort demo", "  nearsort demo -n 10M --repeat 5 --chart out/demo.png"})
 final class DemoCommand extends NearsortMain.Subcommand {
@@ -101,7 +102,10 @@ final class DemoCommand extends NearsortMain.Subcommand {
         section(out, workloads, BATCH_STRUCTURES, BenchPlan.BULK_LOAD, 0, "4. Bulk load: one putAll over the "
                 + "whole array (nearsort bench --batch all). Not how a stream arrives; shown for comparison");
         ResultTable.legend(out, BenchStructure.BPLUS, repeat);
-        out.println("The SA B+-tree's ingest time includes the final flush of its buffer into the tree.");
+        out.println("The SA B+-tree's ingest time includes the final flush of its buffer into the tree. 'single writer' "
+                + "is .concurrency(SINGLE_WRITER):");
+        out.println("one writing thread, as in a Flink SinkWriter or a Kafka Connect task, and any number of readers; "
+                + "its appends take no lock.");
         final List<String> names = new ArrayList<>();
         final List<String> labels = new ArrayList<>();
         final double[][] speedups = new double[STRUCTURES.size()][workloads.size()];

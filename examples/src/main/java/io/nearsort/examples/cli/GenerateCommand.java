@@ -14,15 +14,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 
-/** {@code nearsort generate}: the data-sortedness benchmark's (K,L) workload as a key file. */
+/** {@code nearsort generate}: the data-sortedness benchmark's (K,L) workload, or a late-event stream, as a key file. */
 @Command(name = "generate", mixinStandardHelpOptions = true,
         description = {"Writes n keys with K%% of them displaced by up to L%% of n (the data-sortedness benchmark's "
                 + "generator, reproducible from --seed), one key per line, or binary.",
-            "Keys start as 1..n (or with --gaps); K=0 or L=0 is sorted; --scrambled is a random permutation."},
+            "Keys start as 1..n (or with --gaps); K=0 or L=0 is sorted; --scrambled is a random permutation; "
+                + "--late D is an event-time stream instead: key i arrives at i + U[0, D), D in %% of n."},
         footerHeading = "%nExamples:%n",
         footer = {"  nearsort generate -n 1M -K 5 -L 5 -o keys.txt",
             "  nearsort generate -n 10M -K 10 -L 1 --gaps random:100 --binary -o keys.bin",
-            "  nearsort generate -n 1M --scrambled | nearsort profile -"})
+            "  nearsort generate -n 1M --scrambled | nearsort profile -",
+            "  nearsort generate -n 1M --late 0.5 | nearsort profile -"})
 final class GenerateCommand extends NearsortMain.Subcommand {
     @Mixin
     WorkloadOptions workload = new WorkloadOptions();

@@ -2,6 +2,7 @@ package io.nearsort.examples.cli;
 
 import io.nearsort.core.sortedness.KLGenerator;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
 
 /** The generator options {@code generate} and {@code bench} share (a picocli mixin). */
 final class WorkloadOptions {
@@ -41,8 +42,10 @@ final class WorkloadOptions {
         command.checkRange("-n", n, 0, MAX_N);
         if (late != null) {
             command.checkPercent("--late", late);
-            if (scrambled || k != 0 || l != 0) {
-                throw command.badArgument("--late is a workload of its own; it takes no -K, -L or --scrambled");
+            final String other = lateConflict(command);
+            if (other != null) {
+                throw command.badArgument("--late and " + other + " are exclusive: late events are a workload of "
+                        + "their own, not a (K,L) or scrambled one");
             }
             final KLGenerator generator = KLGenerator.workload((int) n).lateEvents(late).seed(seed);
             if (gaps != null) {
@@ -51,6 +54,19 @@ final class WorkloadOptions {
             return generator;
         }
         return generator(command, k, l, scrambled);
+    }
+
+    /** The first of -K, -L and --scrambled given with --late (even -K 0), or null. */
+    private String lateConflict(final NearsortMain.Subcommand command) {
+        final ParseResult parsed = command.spec == null ? null : command.spec.commandLine().getParseResult();
+        for (final String option : new String[] {"-K", "-L", "--scrambled"}) {
+            final boolean given = parsed != null ? parsed.hasMatchedOption(option)
+                    : option.equals("-K") ? k != 0 : option.equals("-L") ? l != 0 : scrambled;
+            if (given) {
+                return option;
+            }
+        }
+        return null;
     }
 
     /** The name of the configured workload (see {@link #name(double, double, boolean)}; late events: {@code late D=0.5%}). */

@@ -92,8 +92,27 @@ class BenchCommandTest {
             assertTrue(cli.out.contains("verify: " + String.format(java.util.Locale.ROOT, "%,d", 7 * (5_000 + 200
                     + 4_000)) + " reads and scans matched"), cli.out);
             final List<String> rows = Files.readAllLines(csv);
-            assertTrue(rows.stream().skip(1).allMatch(r -> r.split(",", -1)[5].equals(batch)), rows.toString());
+            assertEquals(1 + 7 * 4, rows.size(), rows.toString());
+            for (final String row : rows.subList(1, rows.size())) {
+                final String[] cells = row.split(",", -1);
+                // The late-event workload has a name of its own and no K or L.
+                assertEquals(List.of("late D=0.5%", "", "", "false", "20000", batch),
+                        Arrays.asList(cells).subList(0, 6), row);
+            }
         }
+    }
+
+    @Test
+    void helpNamesTheIngestModesAndEveryStructure() {
+        final Cli cli = Cli.run("bench", "--help");
+        assertEquals(0, cli.exitCode, cli.toString());
+        final String help = cli.out.replaceAll("\\s+", " ");
+        assertTrue(help.contains("--batch=1|N|all") && help.contains("1 = one put per record")
+                && help.contains("all = one putAll over the whole workload (a bulk load"), help);
+        for (final String name : io.nearsort.examples.cli.bench.BenchStructure.names().split(", ")) {
+            assertTrue(help.contains(name), name + " in " + help);
+        }
+        assertTrue(help.contains("--late=D"), help);
     }
 
     @Test
@@ -158,11 +177,14 @@ class BenchCommandTest {
             assertBad("--batch expects 1 (put per record), a positive batch size N, or all (got: '" + batch + "')",
                     "bench", "--batch", batch);
         }
-        assertBad("--late is a workload of its own; it takes no -K, -L or --scrambled", "bench", "--late", "0.5",
-                "-K", "5");
-        assertBad("--late is a workload of its own; it takes no -K, -L or --scrambled", "bench", "--late", "0.5",
-                "--scrambled");
+        assertBad("--late and -K are exclusive: late events are a workload of their own, not a (K,L) or scrambled one",
+                "bench", "--late", "0.5", "-K", "5");
+        assertBad("--late and -K are exclusive", "bench", "-K", "0", "--late", "0.5"); // given, even as 0
+        assertBad("--late and -L are exclusive", "bench", "--late", "0.5", "-L", "2");
+        assertBad("--late and --scrambled are exclusive", "bench", "--late", "0.5", "--scrambled");
         assertBad("--late generates one workload; it takes no --grid", "bench", "--late", "0.5", "--grid");
+        assertBad("--late generates one workload; it takes no --input", "bench", "--late", "0.5", "--input", "x.txt");
+        assertBad("Invalid value for option '--late': 'soon' is not a double", "bench", "--late", "soon");
         assertBad("--late must be a percentage in [0, 100] (got: 120.0)", "bench", "--late", "120");
         assertBad("--mix expects R:W with integers in [0, 1000], not both 0, e.g. 50:50 (got: '50')", "bench", "--mix",
                 "50");

@@ -80,8 +80,9 @@ class GenerateCommandTest {
         assertBad("--gaps expects fixed:W or random:W with an integer W >= 1 (got: 'wide:3')", "generate", "--gaps",
                 "wide:3");
         assertBad("--binary and --int32 are exclusive", "generate", "--binary", "--int32");
-        assertBad("--late is a workload of its own; it takes no -K, -L or --scrambled", "generate", "--late", "1",
-                "-L", "5");
+        assertBad("--late and -L are exclusive", "generate", "--late", "1", "-L", "5");
+        assertBad("--late and --scrambled are exclusive", "generate", "--scrambled", "--late", "1");
+        assertBad("--late must be a percentage in [0, 100] (got: -0.5)", "generate", "--late", "-0.5");
         assertBad("-n must be in [0, 2,147,483,639] (got: -1)", "generate", "-n", "-1");
         assertBad("overflow the long range", "generate", "-n", "10", "--gaps", "fixed:9223372036854775807");
         assertBad("Invalid value for option '-K': 'x' is not a double", "generate", "-K", "x");

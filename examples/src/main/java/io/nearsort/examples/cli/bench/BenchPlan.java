@@ -19,7 +19,7 @@ import java.util.List;
  * @param seed          seed of the lookup keys, mix schedule and scan ranges
  * @param batch         records per write call of the ingest: 1 is one {@code put} per record, N is
  *                      {@code putAll} over slices of N, {@link #BULK_LOAD} is one {@code putAll} over the whole
- *                      workload (the preload of the read:write mix is always one call)
+ *                      workload; the untimed preload of the read:write mix is written the same way
  */
 public record BenchPlan(List<BenchStructure> structures, BenchStructure baseline, int repeat, int lookups,
                         int mixReads, int mixWrites, int scans, int scanLength, boolean verify, double bufferPercent,

@@ -9,9 +9,10 @@ import java.util.Locale;
  * round runs every structure once, alternating the order between rounds so that drift of the machine (heat, other
  * tenants) spreads over all of them. A run ingests the workload into a fresh instance the way the plan's
  * {@code batch} says (one {@code put} per record, {@code putAll} batches, or one bulk {@code putAll}), then
- * performs the lookups
- * and scans on it; the read:write mix runs on another fresh instance preloaded with the first 80%. Sizes are
- * always checked; with {@code verify}, every read is compared with the {@link Reference} after the timing.
+ * performs the lookups and scans on it; the read:write mix runs on another fresh instance preloaded with the
+ * first 80% the same way (so that it starts from the tree a sink writing that way would have built), then writes
+ * one {@code put} per record between its reads. Sizes are always checked; with {@code verify}, every read is
+ * compared with the {@link Reference} after the timing.
  */
 public final class BenchRunner {
     private static final long MISSING = -1;
@@ -119,7 +120,7 @@ public final class BenchRunner {
         final long[] found = new long[ops.mixReadKeys.length];
         System.gc();
         try (BenchTarget target = result.structure().create(capacity)) {
-            target.ingest(keys, values, 0, ops.mixPreload);
+            target.write(keys, values, 0, ops.mixPreload, plan.batch()); // untimed, but the same tree shape
             int read = 0;
             final long start = System.nanoTime();
             for (final int op : schedule) {

@@ -17,7 +17,11 @@ public enum BenchStructure {
             return IndexTarget.of(Indexes.bPlusTree().build());
         }
     },
-    /** The B+-tree with SWARE §III's elements: 80:20 splits, tail-leaf inserts, bulk append of sorted runs. */
+    /**
+     * The B+-tree with SWARE §III's elements: 80:20 splits, tail-leaf inserts, bulk append of sorted runs. Its
+     * {@code putAll} slices bulk-append their ascending runs (a {@link io.nearsort.core.ingest.RunAppender});
+     * written one {@code put} per record it is the per-record tail-insert baseline (no run to append).
+     */
     BPLUS_TAIL_BULK("bplus-tail-bulk", "B+-tree 80:20+tail+bulk") {
         @Override
         public BenchTarget create(final int bufferCapacity) {

@@ -16,17 +16,24 @@ public interface BenchTarget extends AutoCloseable {
      * when {@code batch} covers the arrays: a bulk load).
      */
     default void write(final long[] keys, final long[] values, final int batch) {
+        write(keys, values, 0, keys.length, batch);
+    }
+
+    /** {@link #write(long[], long[], int)} for i in [from, to) only. */
+    default void write(final long[] keys, final long[] values, final int from, final int to, final int batch) {
         if (batch < 1) {
             throw new IllegalArgumentException("batch must be >= 1 (got: " + batch + ")");
         }
         if (batch == 1) {
-            for (int i = 0; i < keys.length; i++) {
+            for (int i = from; i < to; i++) {
                 put(keys[i], values[i]);
             }
             return;
         }
-        for (int from = 0; from < keys.length; from += batch) {
-            ingest(keys, values, from, (int) Math.min(keys.length, (long) from + batch));
+        for (int start = from; start < to; ) {
+            final int end = (int) Math.min(to, (long) start + batch);
+            ingest(keys, values, start, end);
+            start = end;
         }
     }
 
