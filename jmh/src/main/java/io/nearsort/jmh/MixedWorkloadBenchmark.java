@@ -21,7 +21,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The SWARE paper's mixed workload (§V, Fig. 12): the first 80% of the generated keys are ingested untimed;
  * the timed phase ingests the remaining 20% interleaved with uniformly random point lookups of present keys,
- * so that lookups make up {@code readPercent} of the operations. Single shot per iteration, fresh structure.
+ * so that lookups make up {@code readPercent} of the operations. Both phases write as sinks do: one {@code put}
+ * per record ({@code batch=1}), or {@code putAll} over the next {@code batch} records, with the lookups falling
+ * between batches and probing keys written by earlier ones. Single shot per iteration, fresh structure.
  *
  * <pre>
  * java -jar jmh/target/benchmarks.jar MixedWorkloadBenchmark -rf json -rff mixed.json
@@ -45,33 +47,47 @@ public class MixedWorkloadBenchmark {
     @Param({"10", "50", "90"})
     int readPercent;
 
-    @Param({"BPLUS", "SA_BPLUS", "TREEMAP"})
+    @Param({"BPLUS", "SA_BPLUS", "SA_BPLUS_SW", "TREEMAP"})
     String structure;
 
-    private long[] keys;
-    private long[] operations; // >= 0: insert keys[i]; < 0: lookup keys[~op]
+    /** Records per write: 1 is one {@code put} per record, N a {@code putAll} of the next N records. */
+    @Param({"1", "500"})
+    String batch;
+
+    private int batchSize;
+
+    // Package-private for MixedWorkloadBenchmarkTest.
+    long[] keys;
+    long[] operations; // >= 0: write keys[i, i + batchSize) (up to n); < 0: lookup keys[~op]
     private BenchTarget target;
 
     @Setup(Level.Trial)
     public void generate() {
         keys = workload.keys(n);
+        batchSize = IngestState.parseBatch(batch, n);
         final int preload = n / 5 * 4;
-        final int inserts = n - preload;
-        final int reads = (int) ((long) inserts * readPercent / (100 - readPercent));
-        operations = new long[inserts + reads];
+        final int writes = (n - preload + batchSize - 1) / batchSize;
+        // Lookups are readPercent of the operations counted per record: a batch counts as its records' writes.
+        final int reads = (int) ((long) (n - preload) * readPercent / (100 - readPercent));
+        operations = new long[writes + reads];
         final SplittableRandom random = new SplittableRandom(11);
-        int nextInsert = preload;
+        int nextWrite = preload;
         for (int i = 0; i < operations.length; i++) {
-            final int remainingInserts = n - nextInsert;
-            final boolean read = random.nextInt(operations.length - i) >= remainingInserts;
-            operations[i] = read ? ~(long) random.nextInt(nextInsert) : nextInsert++;
+            final int remainingWrites = (n - nextWrite + batchSize - 1) / batchSize;
+            final boolean read = random.nextInt(operations.length - i) >= remainingWrites;
+            if (read) {
+                operations[i] = ~(long) random.nextInt(nextWrite);
+            } else {
+                operations[i] = nextWrite;
+                nextWrite = Math.min(n, nextWrite + batchSize);
+            }
         }
     }
 
     @Setup(Level.Iteration)
     public void preload() {
         target = Structures.create(structure, n);
-        target.ingest(keys, keys, 0, n / 5 * 4);
+        target.write(keys, keys, 0, n / 5 * 4, batchSize);
     }
 
     @TearDown(Level.Iteration)
@@ -87,7 +103,11 @@ public class MixedWorkloadBenchmark {
         long sum = 0;
         for (final long op : operations) {
             if (op >= 0) {
-                target.put(keys[(int) op], keys[(int) op]);
+                if (batchSize == 1) {
+                    target.put(keys[(int) op], keys[(int) op]);
+                } else {
+                    target.ingest(keys, keys, (int) op, (int) Math.min(n, op + batchSize));
+                }
             } else {
                 sum += target.get(keys[(int) ~op], -1L);
             }

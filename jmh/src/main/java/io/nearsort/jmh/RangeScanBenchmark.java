@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Range scans of a given selectivity (fraction of the key domain 1..n) at random positions after ingesting n
- * generated keys; microseconds per scan. The SA B+-tree's buffer is left as ingestion left it (not flushed).
+ * generated keys, written one {@code put} per record or in {@code putAll} batches of {@code batch} records as
+ * sinks write them; microseconds per scan. The SA B+-tree's buffer is left as ingestion left it (not flushed).
  *
  * <pre>
  * java -jar jmh/target/benchmarks.jar RangeScanBenchmark -rf json -rff range.json
@@ -44,8 +45,12 @@ public class RangeScanBenchmark {
     @Param({"0.0001", "0.01", "0.1"})
     double selectivity;
 
-    @Param({"BPLUS", "SA_BPLUS", "TREEMAP"})
+    @Param({"BPLUS", "SA_BPLUS", "SA_BPLUS_SW", "TREEMAP"})
     String structure;
+
+    /** How the keys were written: records per {@code putAll} (1: one {@code put} per record). */
+    @Param({"1", "500"})
+    String batch;
 
     private BenchTarget target;
     private final long[] visited = new long[2];
@@ -56,7 +61,7 @@ public class RangeScanBenchmark {
     public void ingest() {
         final long[] keys = workload.keys(n);
         target = Structures.create(structure, n);
-        target.ingest(keys, keys, 0, n);
+        target.write(keys, keys, IngestState.parseBatch(batch, n));
         width = Math.max(1, (long) (selectivity * n));
     }
 
