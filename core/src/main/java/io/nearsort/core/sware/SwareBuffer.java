@@ -81,6 +81,12 @@ final class SwareBuffer {
     private int published;
     int previousBoundary;
     private int sortedPrefixEnd;
+    /**
+     * Known true only when {@code keys[0, size)} is strictly ascending (sorted, no key twice), kept up by the
+     * writes so that a flush of an in-order buffer does not scan it to find that out; false means "not known"
+     * (the callers scan then). Writer-side state, like {@link #size}.
+     */
+    private boolean strictlyAscending = true;
     final int[] blockStarts = new int[MAX_BLOCKS + 1];
     int blockCount;
     private int blocksEnd;
@@ -174,7 +180,12 @@ final class SwareBuffer {
 
     /** Whether the keys, in position order, are strictly ascending (sorted, no key twice). */
     boolean isStrictlyAscending() {
-        return isStrictlyAscending(keys, 0, size);
+        return strictlyAscending || isStrictlyAscending(keys, 0, size);
+    }
+
+    /** Whether the writes so far prove the keys strictly ascending, without a scan (for tests). */
+    boolean knownStrictlyAscending() {
+        return strictlyAscending;
     }
 
     /** Whether {@code [lo, hi]} intersects the zonemap of the buffer's first {@code n} entries. */
@@ -232,8 +243,13 @@ final class SwareBuffer {
         }
         int end = from + 1;
         final int limit = Math.min(to, from + (capacity - p));
+        boolean repeats = p > 0 && ks[from] == keys[p - 1];
         while (end < limit && ks[end] >= ks[end - 1]) {
+            repeats |= ks[end] == ks[end - 1];
             end++;
+        }
+        if (repeats) {
+            strictlyAscending = false;
         }
         final int n = end - from;
         System.arraycopy(ks, from, keys, p, n);
@@ -294,8 +310,11 @@ final class SwareBuffer {
             final int firstLarger = SortedSearch.upperBound(keys, 0, sortedPrefixEnd, key);
             sortedPrefixEnd = (firstLarger / zoneSize) * zoneSize;
         } // else: overlaps only the unsorted tail (Fig. 5c); the prefix stays.
-        if (p > 0 && key < keys[p - 1]) {
-            estimateDisplacement(p, key);
+        if (p > 0 && key <= keys[p - 1]) {
+            strictlyAscending = false;
+            if (key < keys[p - 1]) {
+                estimateDisplacement(p, key);
+            }
         }
         minKey = p == 0 ? key : Math.min(minKey, key);
         maxKey = p == 0 ? key : Math.max(maxKey, key);
@@ -472,10 +491,13 @@ final class SwareBuffer {
     void sortAndKeepNewest(final int from, final AdaptiveSorter sorter, final SwareCounters counters) {
         final int n = size - from;
         final int unsortedFrom = Math.max(from, unsortedStart());
-        // The unsorted section is checked first: it usually descends early, and the sorted section is long.
+        // An in-order buffer is known to be one from its writes; otherwise the unsorted section is checked first:
+        // it usually descends early, and the sorted section is long.
         if (n <= 1 || ((blockCount == 0 || blocksEnd <= from)
-                && isStrictlyAscending(keys, Math.max(from, unsortedFrom - 1), size)
-                && isStrictlyAscending(keys, from, unsortedFrom))) {
+                && (strictlyAscending
+                    || (isStrictlyAscending(keys, Math.max(from, unsortedFrom - 1), size)
+                        && isStrictlyAscending(keys, from, unsortedFrom))))) {
+            strictlyAscending |= from == 0;
             return; // already sorted with no repeated key: nothing to move
         }
         ensureScratch(n);
@@ -534,6 +556,8 @@ final class SwareBuffer {
         }
         install(from, mergeKeepingNewest(olderKeys, olderPositions, olderStart, olderEnd,
                 newerKeys, newerPositions, newerStart, newerEnd, outliers));
+        // [from, size) is now strictly ascending; so is the whole buffer when it was all sorted.
+        strictlyAscending = from == 0;
     }
 
     /**
@@ -736,6 +760,7 @@ final class SwareBuffer {
         values = v;
         tombstones = t;
         size = rest;
+        strictlyAscending |= rest == 0; // dropping a prefix keeps the rest in order
         previousBoundary = Math.max(0, previousBoundary - n);
         sortedPrefixEnd = Math.max(0, sortedPrefixEnd - n);
         for (int b = 0; b < blockCount; b++) {
@@ -755,6 +780,7 @@ final class SwareBuffer {
      * whole buffer is the main sorted section and the sorted prefix; no block, no unsorted entry.
      */
     void resetAfterFlush() {
+        strictlyAscending = true;
         previousBoundary = size;
         sortedPrefixEnd = size;
         blockCount = 0;

@@ -1,0 +1,83 @@
+package io.nearsort.core.sware;
+
+import io.nearsort.core.Concurrency;
+import io.nearsort.core.Indexes;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.lang.reflect.Field;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The buffer's incremental "strictly ascending" knowledge, which lets a flush of an in-order buffer skip the scan
+ * that would prove it sorted, is never wrong: after every operation of long random sequences (ascending runs,
+ * repeated keys, descents, deletes, lookups setting off query-driven sorts, flushes), whenever the buffer claims
+ * to be strictly ascending its keys are; and the index agrees with a {@code TreeMap}.
+ */
+class SwareBufferStrictAscentTest {
+
+    @ParameterizedTest
+    @EnumSource(Concurrency.class)
+    void theClaimHoldsAfterEveryOperation(final Concurrency concurrency) throws ReflectiveOperationException {
+        final Field bufferField = SortednessAwareIndex.class.getDeclaredField("buffer");
+        bufferField.setAccessible(true);
+        for (long seed = 1; seed <= 6; seed++) {
+            final SplittableRandom random = new SplittableRandom(seed);
+            final int capacity = 1 + random.nextInt(300);
+            final TreeMap<Long, Long> oracle = new TreeMap<>();
+            int claimed = 0;
+            try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(capacity).pageSize(512)
+                    .queryDrivenSortThreshold(0.05).concurrency(concurrency).build()) {
+                final SwareBuffer buffer = (SwareBuffer) bufferField.get(index);
+                long next = 0;
+                for (int op = 0; op < 20_000; op++) {
+                    final int kind = random.nextInt(100);
+                    if (kind < 55) { // in order, now and then a repeat of the last key
+                        next += random.nextInt(10) < 2 ? 0 : 1 + random.nextInt(3);
+                        index.put(next, op);
+                        oracle.put(next, (long) op);
+                    } else if (kind < 70) { // an ascending run, possibly with repeats, through putAll
+                        final int length = 1 + random.nextInt(40);
+                        final long[] keys = new long[length];
+                        final long[] values = new long[length];
+                        for (int i = 0; i < length; i++) {
+                            next += random.nextInt(8) == 0 ? 0 : 1;
+                            keys[i] = next;
+                            values[i] = op * 100L + i;
+                            oracle.put(keys[i], values[i]);
+                        }
+                        index.putAll(keys, values, 0, length);
+                    } else if (kind < 80) { // late
+                        final long key = Math.max(0, next - random.nextInt(500));
+                        index.put(key, op);
+                        oracle.put(key, (long) op);
+                    } else if (kind < 85) {
+                        final long key = Math.max(0, next - random.nextInt(200));
+                        index.remove(key);
+                        oracle.remove(key);
+                    } else if (kind < 99) {
+                        final long key = Math.max(0, next - random.nextInt(300));
+                        assertEquals(oracle.getOrDefault(key, -1L), index.getOrDefault(key, -1L), "key " + key);
+                    } else {
+                        index.flush();
+                    }
+                    if (buffer.knownStrictlyAscending()) {
+                        claimed++;
+                        for (int i = 1; i < buffer.size; i++) {
+                            assertTrue(buffer.keys[i - 1] < buffer.keys[i], "seed " + seed + ", op " + op
+                                    + ": the buffer claims strict ascent, but positions " + (i - 1) + " and " + i
+                                    + " hold " + buffer.keys[i - 1] + " and " + buffer.keys[i]);
+                        }
+                    }
+                }
+                assertEquals(oracle.size(), index.size(), "size");
+                oracle.forEach((k, v) -> assertEquals(v, index.getOrDefault(k, -1L), "key " + k));
+            }
+            assertTrue(claimed > 1_000, "the sequences exercise the claim (" + claimed + " operations)");
+        }
+    }
+}
