@@ -137,7 +137,7 @@ public final class SortednessAwareIndex implements LongIndex {
 
     @Override
     public void put(final long key, final long value) {
-        if (concurrency == Concurrency.SINGLE_WRITER && appendWithoutLock(key, value)) {
+        if (concurrency != Concurrency.MULTI_WRITER && appendWithoutLock(key, value)) {
             return;
         }
         lockForWrite();
@@ -149,21 +149,21 @@ public final class SortednessAwareIndex implements LongIndex {
     }
 
     /**
-     * A single-writer index's common case: appends and publishes without a lock when the buffer has room and
+     * The common case of a single-writer or single-thread index: the thread that wrote last appends (in order,
+     * {@code SwareBuffer.appendInOrder}, when it can) and publishes without a lock when the buffer has room and
      * nothing else is due (a requested query-driven sort, a write from inside this thread's scan, which the locked
-     * path refuses). Returns false, having done nothing, when the locked path must take the write.
+     * path refuses). Returns false, having done nothing, when the locked path must take the write: then, and for
+     * the first write of any other thread, {@link #lockForWrite} records the writer and reports a second thread
+     * writing at the same moment.
      */
     private boolean appendWithoutLock(final long key, final long value) {
-        if (!lockFreeAppendAllowed()) {
+        if (writerThread != Thread.currentThread() || !lockFreeAppendAllowed()) {
             return false;
         }
-        enterWriter();
-        try {
+        if (!buffer.appendInOrder(key, value)) {
             buffer.append(key, value, false);
-            buffer.publish();
-        } finally {
-            activeWriter = null;
         }
+        buffer.publish();
         return true;
     }
 
@@ -409,7 +409,9 @@ public final class SortednessAwareIndex implements LongIndex {
         if (buffer.isFull()) {
             flushCycle(false);
         }
-        buffer.append(key, value, tombstone);
+        if (tombstone || !buffer.appendInOrder(key, value)) {
+            buffer.append(key, value, tombstone);
+        }
     }
 
     /**

@@ -93,6 +93,14 @@ final class SwareBuffer {
 
     private final long[] zoneMin;
     private final long[] zoneMax;
+    /**
+     * The entries {@code [zonemapEnd, previousBoundary)}, if any, were appended by {@link #appendInOrder}, which
+     * leaves the zonemaps alone; every other entry is in its zone's zonemap. Those entries extend the main sorted
+     * section, whose zones no reader consults (readers search it; they check the zonemaps of the unsorted section
+     * only), so their zonemaps are computed ({@link #coverLaggingZonemaps}) only when the writer leaves that path:
+     * before the first entry past the sorted section is appended, hence before it is published. Writer-side state.
+     */
+    private int zonemapEnd;
     private final BloomFilter[] zoneBlooms;
     private final BloomFilter globalBloom;
     /**
@@ -188,6 +196,24 @@ final class SwareBuffer {
         return strictlyAscending;
     }
 
+    /**
+     * For tests: the first position whose key lies outside its zone's zonemap, among those whose zonemaps are kept
+     * (all but {@code [zonemapEnd, previousBoundary)}), or -1; -2 when that lagging stretch is not the buffer's
+     * tail, where it must be.
+     */
+    int zonemapViolation() {
+        if (zonemapEnd < previousBoundary && previousBoundary != size) {
+            return -2;
+        }
+        for (int i = 0; i < size; i++) {
+            final int zone = i / zoneSize;
+            if ((i < zonemapEnd || i >= previousBoundary) && (keys[i] < zoneMin[zone] || keys[i] > zoneMax[zone])) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** Whether {@code [lo, hi]} intersects the zonemap of the buffer's first {@code n} entries. */
     boolean overlaps(final long lo, final long hi, final int n) {
         return n > 0 && lo <= maxKey && hi >= minKey;
@@ -252,23 +278,14 @@ final class SwareBuffer {
             strictlyAscending = false;
         }
         final int n = end - from;
+        coverLaggingZonemaps();
         System.arraycopy(ks, from, keys, p, n);
         System.arraycopy(vs, from, values, p, n);
         java.util.Arrays.fill(tombstones, p, p + n, false);
-        for (int at = p; at < p + n; ) {
-            final int zone = at / zoneSize;
-            final int zoneEnd = Math.min(p + n, (zone + 1) * zoneSize);
-            if (at % zoneSize == 0) {
-                zoneMin[zone] = keys[at];
-                zoneMax[zone] = keys[zoneEnd - 1];
-            } else {
-                zoneMin[zone] = Math.min(zoneMin[zone], keys[at]);
-                zoneMax[zone] = Math.max(zoneMax[zone], keys[zoneEnd - 1]);
-            }
-            at = zoneEnd;
-        }
+        zonemapsOfAscending(p, p + n);
         if (p == previousBoundary && blockCount == 0) {
             previousBoundary += n;
+            zonemapEnd = previousBoundary;
         }
         if (p == sortedPrefixEnd) {
             sortedPrefixEnd += n;
@@ -283,9 +300,67 @@ final class SwareBuffer {
         return n;
     }
 
+    /**
+     * The common case of an in-order stream, cheaper than {@link #append}: appends {@code key} if it extends a
+     * buffer that is one strictly ascending sorted run (the main sorted section, nothing after it, Fig. 5a/5d) and
+     * there is room. Every marker moves as {@link #append} would move it, except the zonemaps, which are computed
+     * from the keys when needed ({@link #zonemapEnd}). Returns false, having changed nothing, otherwise.
+     */
+    boolean appendInOrder(final long key, final long value) {
+        final int p = size;
+        if (p == capacity || p != previousBoundary || p != sortedPrefixEnd || !strictlyAscending
+                || (p > 0 && key <= maxKey)) {
+            return false;
+        }
+        keys[p] = key;
+        values[p] = value;
+        tombstones[p] = false;
+        if (p == 0) {
+            minKey = key;
+        }
+        maxKey = key;
+        previousBoundary = p + 1;
+        sortedPrefixEnd = p + 1;
+        size = p + 1;
+        return true;
+    }
+
+    /**
+     * Brings the zonemaps up to date over the entries {@link #appendInOrder} appended ({@code [zonemapEnd,
+     * previousBoundary)}, if any).
+     */
+    private void coverLaggingZonemaps() {
+        if (zonemapEnd < previousBoundary) {
+            zonemapsOfAscending(zonemapEnd, previousBoundary);
+            zonemapEnd = previousBoundary;
+        }
+    }
+
+    /**
+     * Widens the zonemaps over the ascending entries {@code [from, to)}: a zone's minimum is its first such entry
+     * and its maximum its last (O(1) per zone); a zone starting at {@code from} or later is set afresh.
+     */
+    private void zonemapsOfAscending(final int from, final int to) {
+        for (int at = from; at < to; ) {
+            final int zone = at / zoneSize;
+            final int zoneEnd = Math.min(to, (zone + 1) * zoneSize);
+            if (at % zoneSize == 0) {
+                zoneMin[zone] = keys[at];
+                zoneMax[zone] = keys[zoneEnd - 1];
+            } else {
+                zoneMin[zone] = Math.min(zoneMin[zone], keys[at]);
+                zoneMax[zone] = Math.max(zoneMax[zone], keys[zoneEnd - 1]);
+            }
+            at = zoneEnd;
+        }
+    }
+
     /** Appends one write; the buffer must not be full. */
     void append(final long key, final long value, final boolean tombstone) {
         final int p = size;
+        if (p == previousBoundary && zonemapEnd != p) {
+            coverLaggingZonemaps(); // leaving appendInOrder's path: only then can the zonemaps lag
+        }
         keys[p] = key;
         values[p] = value;
         tombstones[p] = tombstone;
@@ -301,24 +376,40 @@ final class SwareBuffer {
             // In order (Fig. 5a, 5d): extends the sorted section and the sorted prefix if appended at their end.
             if (p == previousBoundary && blockCount == 0) {
                 previousBoundary++;
+                zonemapEnd = p + 1;
             }
             if (p == sortedPrefixEnd) {
                 sortedPrefixEnd++;
             }
-        } else if (sortedPrefixEnd > 0 && key < keys[sortedPrefixEnd - 1]) {
-            // Overlaps the sorted prefix (Fig. 5b): cut it before the zone holding the first larger key.
-            final int firstLarger = SortedSearch.upperBound(keys, 0, sortedPrefixEnd, key);
-            sortedPrefixEnd = (firstLarger / zoneSize) * zoneSize;
-        } // else: overlaps only the unsorted tail (Fig. 5c); the prefix stays.
+        } else {
+            cutSortedPrefix(key);
+        }
         if (p > 0 && key <= keys[p - 1]) {
-            strictlyAscending = false;
-            if (key < keys[p - 1]) {
-                estimateDisplacement(p, key);
-            }
+            noteRepeatOrDescent(p, key);
         }
         minKey = p == 0 ? key : Math.min(minKey, key);
         maxKey = p == 0 ? key : Math.max(maxKey, key);
         size = p + 1;
+    }
+
+    /**
+     * For an append below the buffer's largest key: when it overlaps the sorted prefix (Fig. 5b), cuts the prefix
+     * before the zone holding the first larger key; when it overlaps only the unsorted tail (Fig. 5c), the prefix
+     * stays. (Kept out of {@link #append} so that the JIT inlines that.)
+     */
+    private void cutSortedPrefix(final long key) {
+        if (sortedPrefixEnd > 0 && key < keys[sortedPrefixEnd - 1]) {
+            final int firstLarger = SortedSearch.upperBound(keys, 0, sortedPrefixEnd, key);
+            sortedPrefixEnd = (firstLarger / zoneSize) * zoneSize;
+        }
+    }
+
+    /** For an append at {@code p} not above its predecessor: no longer strictly ascending; a descent feeds K and L. */
+    private void noteRepeatOrDescent(final int p, final long key) {
+        strictlyAscending = false;
+        if (key < keys[p - 1]) {
+            estimateDisplacement(p, key);
+        }
     }
 
     /**
@@ -760,6 +851,7 @@ final class SwareBuffer {
         values = v;
         tombstones = t;
         size = rest;
+        zonemapEnd = 0; // positions moved: the zonemaps are invalid until resetAfterFlush rebuilds them
         strictlyAscending |= rest == 0; // dropping a prefix keeps the rest in order
         previousBoundary = Math.max(0, previousBoundary - n);
         sortedPrefixEnd = Math.max(0, sortedPrefixEnd - n);
@@ -809,6 +901,7 @@ final class SwareBuffer {
                 zoneBlooms[zone].clear();
             }
         }
+        zonemapEnd = size;
     }
 
     /** Recomputes zonemaps of the zones from the one holding {@code from}; clears their Bloom filters. */
@@ -828,5 +921,6 @@ final class SwareBuffer {
                 zoneBlooms[zone].clear();
             }
         }
+        zonemapEnd = size;
     }
 }

@@ -13,16 +13,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The buffer's incremental "strictly ascending" knowledge, which lets a flush of an in-order buffer skip the scan
- * that would prove it sorted, is never wrong: after every operation of long random sequences (ascending runs,
- * repeated keys, descents, deletes, lookups setting off query-driven sorts, flushes), whenever the buffer claims
- * to be strictly ascending its keys are; and the index agrees with a {@code TreeMap}.
+ * The buffer's incrementally kept markers are never wrong, checked after every operation of long random
+ * sequences (in-order appends, repeated keys, ascending runs through {@code putAll}, late keys, deletes, lookups
+ * setting off query-driven sorts, flushes), in every concurrency mode, while the index agrees with a
+ * {@code TreeMap}:
+ * <ul>
+ *   <li>"strictly ascending", which lets a flush of an in-order buffer skip the scan that would prove it sorted:
+ *   whenever the buffer claims it, its keys are;</li>
+ *   <li>the zonemaps, which in-order appends leave behind ({@code SwareBuffer.appendInOrder}): every entry but
+ *   those lagging at the end of the main sorted section lies within its zone's zonemap.</li>
+ * </ul>
  */
-class SwareBufferStrictAscentTest {
+class SwareBufferMarkersTest {
 
     @ParameterizedTest
     @EnumSource(Concurrency.class)
-    void theClaimHoldsAfterEveryOperation(final Concurrency concurrency) throws ReflectiveOperationException {
+    void theMarkersHoldAfterEveryOperation(final Concurrency concurrency) throws ReflectiveOperationException {
         final Field bufferField = SortednessAwareIndex.class.getDeclaredField("buffer");
         bufferField.setAccessible(true);
         for (long seed = 1; seed <= 6; seed++) {
@@ -73,6 +79,8 @@ class SwareBufferStrictAscentTest {
                                     + " hold " + buffer.keys[i - 1] + " and " + buffer.keys[i]);
                         }
                     }
+                    assertEquals(-1, buffer.zonemapViolation(), "seed " + seed + ", op " + op
+                            + ": a zonemap misses the key at that position (-2: zonemaps lag before the end)");
                 }
                 assertEquals(oracle.size(), index.size(), "size");
                 oracle.forEach((k, v) -> assertEquals(v, index.getOrDefault(k, -1L), "key " + k));
