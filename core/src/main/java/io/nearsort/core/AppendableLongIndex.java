@@ -27,4 +27,15 @@ public interface AppendableLongIndex extends LongIndex {
      * zones like one such leaf (§IV-A).
      */
     int bulkLeafEntries();
+
+    /**
+     * Sets where full nodes split from now on (SWARE §III "split factor adjustment", Fig. 3c): a node keeps
+     * {@code ratio} of its entries and its new right sibling the rest. 80:20 suits entries that arrive in order
+     * (the left node will see few more), 50:50 entries that land anywhere (SWARE Table I). The SWARE buffer moves
+     * it between the two by the share of each flush that lands inside the tree rather than past its end.
+     *
+     * @param ratio in [0.5, 0.95]
+     * @throws IllegalArgumentException when {@code ratio} is outside that range
+     */
+    void splitRatio(double ratio);
 }

@@ -33,12 +33,14 @@ import java.util.Objects;
 public final class BPlusTree implements AppendableLongIndex {
     private static final int MAX_HEIGHT = 64;
     private static final String NAME = "B+-tree";
+    /** {@link #stats()} counter: the share of a full leaf that stays in it when it splits, in percent. */
+    public static final String LEAF_SPLIT_PERCENT = "leafSplitPercent";
 
     private final PageArena arena;
     private final int leafCapacity;
     private final int internalCapacity;
-    private final double leafSplitRatio;
-    private final double internalSplitRatio;
+    private double leafSplitRatio;
+    private double internalSplitRatio;
     private final boolean tailLeafInserts;
     private final int bulkLeafFill;
     private final int bulkInternalFill;
@@ -260,6 +262,14 @@ public final class BPlusTree implements AppendableLongIndex {
         }
         size += to - from;
         bulkLoadedEntries += to - from;
+    }
+
+    /** {@inheritDoc} Leaves and internal nodes alike; a builder's separate leaf and internal ratios end here. */
+    @Override
+    public void splitRatio(final double ratio) {
+        ensureOpen();
+        leafSplitRatio = SplitRatio.validate("splitRatio", ratio);
+        internalSplitRatio = ratio;
     }
 
     @Override
@@ -602,6 +612,7 @@ public final class BPlusTree implements AppendableLongIndex {
                 .counter(IndexStats.TOP_INSERTS, topInserts)
                 .counter(IndexStats.TAIL_LEAF_INSERTS, tailInserts)
                 .counter(IndexStats.BULK_LOADED_ENTRIES, bulkLoadedEntries)
+                .counter(LEAF_SPLIT_PERCENT, Math.round(leafSplitRatio * 100))
                 .counter(IndexStats.BYTES_ALLOCATED, arena.bytesAllocated())
                 .counter(IndexStats.BYTES_IN_USE, arena.bytesInUse())
                 .averageLeafFill((double) size / ((double) leafCount * leafCapacity))

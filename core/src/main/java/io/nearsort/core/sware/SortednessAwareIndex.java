@@ -74,6 +74,8 @@ public final class SortednessAwareIndex implements LongIndex {
     private final SwareBuffer buffer;
     private final AdaptiveSorter sorter;
     private final double flushFraction;
+    /** The split ratio for in-order flushes; NaN when the tree's ratio is left as built (not adaptive). */
+    private final double maxSplitRatio;
     private final int queryDrivenSortEntries;
     /** Entries a {@link #putAll} writes per exclusive lock. */
     private static final int PUT_ALL_CHUNK = 4096;
@@ -129,6 +131,7 @@ public final class SortednessAwareIndex implements LongIndex {
         this.buffer = new SwareBuffer(config.bufferCapacity(), zoneSize, config.bloomBitsPerEntry());
         this.sorter = config.newSorter();
         this.flushFraction = config.flushFraction();
+        this.maxSplitRatio = config.adaptiveSplitRatio() ? config.splitRatio() : Double.NaN;
         this.queryDrivenSortEntries = config.queryDrivenSortThreshold() == 0.0 ? 0
                 : Math.max(1, (int) Math.ceil(config.queryDrivenSortThreshold() * config.bufferCapacity()));
     }
@@ -450,9 +453,21 @@ public final class SortednessAwareIndex implements LongIndex {
             return 0;
         }
         counters.bufferFlushes += taken / perCycle;
-        emit(buffer.keys, buffer.values, buffer.tombstones, buffer.size, false);
+        // Cycle by cycle, as entry-by-entry appends would flush them: the buffered entries first, then the run's
+        // head, each cycle's split ratio set by its own share of top-inserts (only buffered entries can be ones).
+        final int buffered = buffer.size;
+        for (int start = 0; start < taken; start += perCycle) {
+            final int cycleEnd = start + perCycle;
+            final int bufferedEnd = Math.min(cycleEnd, buffered);
+            adaptSplitRatio(buffer.keys, Math.min(start, bufferedEnd), bufferedEnd, perCycle);
+            if (start < bufferedEnd) {
+                emit(buffer.keys, buffer.values, buffer.tombstones, start, bufferedEnd, false);
+            }
+            if (cycleEnd > buffered) {
+                tree.bulkAppend(ks, vs, from + Math.max(start, buffered) - buffered, from + cycleEnd - buffered);
+            }
+        }
         final int head = from + taken - capacity;
-        tree.bulkAppend(ks, vs, from, head);
         counters.flushedEntries += head - from;
         buffer.clear();
         buffer.appendRun(ks, vs, head, from + taken);
@@ -499,7 +514,14 @@ public final class SortednessAwareIndex implements LongIndex {
      */
     private void emit(final long[] keys, final long[] values, final boolean[] tombstones, final int to,
                       final boolean keepLastOfEqual) {
-        int i = 0;
+        adaptSplitRatio(keys, 0, to, to);
+        emit(keys, values, tombstones, 0, to, keepLastOfEqual);
+    }
+
+    /** {@link #emit} of {@code [from, to)}, leaving the split ratio as it is. */
+    private void emit(final long[] keys, final long[] values, final boolean[] tombstones, final int from,
+                      final int to, final boolean keepLastOfEqual) {
+        int i = from;
         while (i < to && !tree.isEmpty() && keys[i] <= tree.lastKey()) {
             final int zoneEnd = Math.min(to, i + buffer.zoneSize);
             for (; i < zoneEnd; i++) {
@@ -521,7 +543,21 @@ public final class SortednessAwareIndex implements LongIndex {
             }
         }
         tree.bulkAppend(keys, values, stretch, to);
-        counters.flushedEntries += to;
+        counters.flushedEntries += to - from;
+    }
+
+    /**
+     * SWARE §III's split factor adjustment, made per flush cycle: the tree splits at {@link #maxSplitRatio} while
+     * the cycle's sorted run goes past the tree's end, and nearer 50:50 the larger the share that falls inside it
+     * (top-inserts, which split leaves wherever they land; SWARE Table I). The cycle flushes {@code cycleEntries};
+     * its entries that may fall inside the tree are {@code keys[from, to)} (the rest lie past its end).
+     */
+    private void adaptSplitRatio(final long[] keys, final int from, final int to, final int cycleEntries) {
+        if (Double.isNaN(maxSplitRatio) || cycleEntries == 0) {
+            return;
+        }
+        final int inside = tree.isEmpty() ? 0 : SortedSearch.upperBound(keys, from, to, tree.lastKey()) - from;
+        tree.splitRatio(0.5 + (maxSplitRatio - 0.5) * (cycleEntries - inside) / cycleEntries);
     }
 
     // ------------------------------------------------------------------ reads

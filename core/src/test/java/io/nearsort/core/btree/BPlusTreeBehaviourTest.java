@@ -247,6 +247,26 @@ class BPlusTreeBehaviourTest {
                 "bulkFillFactor", "1.01");
         assertMessage(assertThrows(IllegalArgumentException.class, () -> builder.bulkFillFactor(0.1)),
                 "bulkFillFactor", "0.1");
+        try (BPlusTree tree = builder.build()) {
+            assertMessage(assertThrows(IllegalArgumentException.class, () -> tree.splitRatio(0.4)), "splitRatio",
+                    "0.4");
+        }
+    }
+
+    /** A ratio set on a live tree governs the splits from then on, as a builder's does (SWARE §III). */
+    @Test
+    void theSplitRatioCanChangeOnALiveTree() {
+        final long[] keys = KLGenerator.workload(100_000).scrambled(true).seed(5).generate();
+        try (BPlusTree built = Indexes.bPlusTree().splitRatio(0.9).build();
+             BPlusTree changed = Indexes.bPlusTree().build()) {
+            changed.splitRatio(0.9);
+            for (final long key : keys) {
+                built.put(key, key);
+                changed.put(key, key);
+            }
+            assertEquals(built.stats().leafSplits(), changed.stats().leafSplits());
+            assertEquals(90, changed.stats().counter(BPlusTree.LEAF_SPLIT_PERCENT));
+        }
     }
 
     @Test

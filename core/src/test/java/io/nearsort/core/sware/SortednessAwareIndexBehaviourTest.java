@@ -82,6 +82,44 @@ class SortednessAwareIndexBehaviourTest {
         }
     }
 
+    /**
+     * The split ratio follows the share of each flush that lands inside the tree (SWARE §III, Table I): scrambled
+     * keys, nearly all top-inserts, split leaves about 50:50 and leave them about as full as the textbook tree's
+     * random inserts do (~69%), where the paper's fixed 80:20 leaves them half empty; near-sorted keys, nearly all
+     * bulk-appended, keep 80:20.
+     */
+    @Test
+    void theSplitRatioFollowsTheShareOfTopInserts() {
+        final int n = 300_000;
+        final long[] scrambled = KLGenerator.workload(n).scrambled(true).seed(2).generate();
+        final IndexStats[] adaptive = ingest(Indexes.saBPlusTree().bufferCapacity(n / 100), scrambled);
+        final IndexStats[] fixed = ingest(Indexes.saBPlusTree().bufferCapacity(n / 100).adaptiveSplitRatio(false),
+                scrambled);
+        assertTrue(adaptive[0].counter(BPlusTree.LEAF_SPLIT_PERCENT) <= 52, adaptive[0].toString());
+        assertEquals(80, fixed[0].counter(BPlusTree.LEAF_SPLIT_PERCENT), fixed[0].toString());
+        assertTrue(adaptive[1].averageLeafFill() > 0.65 && fixed[1].averageLeafFill() < 0.55,
+                adaptive[1].averageLeafFill() + " adaptive, " + fixed[1].averageLeafFill() + " fixed");
+        assertTrue(adaptive[1].leafCount() < 0.8 * fixed[1].leafCount(),
+                adaptive[1].leafCount() + " < " + fixed[1].leafCount());
+
+        final long[] nearSorted = KLGenerator.workload(n).kPercent(2).lPercent(1).seed(2).generate();
+        final IndexStats[] near = ingest(Indexes.saBPlusTree().bufferCapacity(n / 100), nearSorted);
+        assertTrue(near[0].counter(BPlusTree.LEAF_SPLIT_PERCENT) >= 78, near[0].toString());
+    }
+
+    /** The statistics after writing {@code keys} one put each, and again after {@code flush()}. */
+    private static IndexStats[] ingest(final SortednessAwareIndexBuilder builder, final long[] keys) {
+        try (SortednessAwareIndex index = builder.build()) {
+            for (final long key : keys) {
+                index.put(key, key);
+            }
+            final IndexStats streaming = index.stats();
+            index.flush();
+            assertEquals(keys.length, index.size());
+            return new IndexStats[] {streaming, index.stats()};
+        }
+    }
+
     @Test
     void lastSortedZoneFollowsFigure5() {
         try (SortednessAwareIndex index = smallZones(4 * ZONE)) {

@@ -244,6 +244,11 @@ class SortednessAwareIndexDetachedRunTest {
         }
 
         @Override
+        public void splitRatio(final double ratio) {
+            delegate.splitRatio(ratio);
+        }
+
+        @Override
         public long getOrDefault(final long key, final long defaultValue) {
             return delegate.getOrDefault(key, defaultValue);
         }

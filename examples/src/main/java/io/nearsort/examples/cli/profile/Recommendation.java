@@ -66,9 +66,12 @@ public record Recommendation(int bufferCapacity, double splitRatio, List<String>
                 + "made 1.27x and 90:10 1.82x as many)"
                 : "SWARE Table I: 80:20 splits cut leaf splits to 0.79 of 50:50 on near-sorted data (90:10: 0.78) "
                 + "and stay at 0.96 for K=20% L=10%, without 90:10's 1.82x penalty if the order degrades";
+        final String adaptive = "the SA B+-tree splits at this ratio while flushes go past the tree's end and nearer "
+                + "50:50 the more of a flush lands inside it (adaptiveSplitRatio, on by default)";
         final String memory = String.format(Locale.ROOT, "the buffer takes about %s off-heap",
                 bytes(capacity * BYTES_PER_BUFFERED_ENTRY));
-        return new Recommendation(capacity, splitRatio, List.of(bufferReason + capped, memory, splitReason));
+        return new Recommendation(capacity, splitRatio, List.of(bufferReason + capped, memory,
+                splitReason + "; " + adaptive));
     }
 
     private static int roundToBufferCapacity(final long wanted) {
