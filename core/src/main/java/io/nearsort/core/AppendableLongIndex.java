@@ -38,4 +38,21 @@ public interface AppendableLongIndex extends LongIndex {
      * @throws IllegalArgumentException when {@code ratio} is outside that range
      */
     void splitRatio(double ratio);
+
+    /**
+     * Whether {@link #getOrDefault} and {@link #containsKey} may run in other threads while one thread writes
+     * (default false: reads wait until no write is in progress). The SWARE buffer lets its point reads go on beside
+     * a flush cycle's tree writes when they may.
+     */
+    default boolean concurrentPointReads() {
+        return false;
+    }
+
+    /**
+     * Frees the pages that writes retired while reads beside the writer might still have been inside them
+     * ({@link #concurrentPointReads}); the caller makes sure no such read is in progress. Nothing to do for an
+     * index without concurrent point reads (the default).
+     */
+    default void reclaimRetired() {
+    }
 }

@@ -6,6 +6,7 @@ import io.nearsort.core.LongCursor;
 import io.nearsort.core.LongLongConsumer;
 import io.nearsort.core.memory.PageArena;
 import io.nearsort.core.view.LongIndexMapView;
+import org.agrona.UnsafeApi;
 
 import java.util.ConcurrentModificationException;
 import java.util.NavigableMap;
@@ -20,7 +21,8 @@ import java.util.Objects;
  * <p>Not thread-safe for writes: a write must not overlap any other call. Reads ({@link #getOrDefault},
  * {@link #containsKey}, {@link #lastKey}, {@link #forEachInRange}, and each thread's own cursors) keep no
  * shared state, so many threads may read at once while nobody writes; the SA variants build their
- * concurrency on that.
+ * concurrency on that. Built with {@link BPlusTreeBuilder#concurrentReads}, {@link #getOrDefault} and
+ * {@link #containsKey} may also run while one thread writes (below).
  *
  * <h2>Design</h2>
  * Nodes are pages laid out by {@link NodeDescriptor}; leaves are doubly linked for scans in both directions.
@@ -29,12 +31,28 @@ import java.util.Objects;
  * traversal (SWARE §III, Fig. 3a and 3b). Deletes free a leaf once it is empty and internal nodes once they
  * have no child, and collapse a root left with a single child; like most production B-trees it does not merge
  * under-full siblings.
+ *
+ * <h2>Point reads beside the writer</h2>
+ * With {@link BPlusTreeBuilder#concurrentReads}, every node carries a version (a sequence lock per node, as in
+ * optimistic lock coupling): the writer makes the version of each node it is about to change odd, ordered before
+ * the change, and publishes the next even version with a release store once the whole write (splits and parent
+ * updates included) is done; a bulk append publishes leaf by leaf. A reader takes the root and the height from one
+ * volatile word, and at each level reads the child's version <em>before</em> it checks that the parent's has not
+ * moved, so a child pointer is used only if the parent still held it when the child's version was read; at the
+ * leaf it reads the entry, then checks the leaf's version again. Any mismatch or odd version restarts the read from
+ * the root. A reader may thus look at a node the writer is changing, but acts on nothing it read there: keys and
+ * counts are clamped to the page, and every address it follows was a node of this tree when it was read. That
+ * last point needs pages not to be reused while a read might still be in them: pages freed by deletes are
+ * <em>retired</em> and go back to the arena only at {@link #reclaimRetired}, which the owner calls when no such
+ * read can be running (the SA B+-tree does so under its exclusive lock).
  */
 public final class BPlusTree implements AppendableLongIndex {
     private static final int MAX_HEIGHT = 64;
     private static final String NAME = "B+-tree";
     /** {@link #stats()} counter: the share of a full leaf that stays in it when it splits, in percent. */
     public static final String LEAF_SPLIT_PERCENT = "leafSplitPercent";
+    /** {@link #stats()} counter: freed pages waiting for {@link #reclaimRetired} (still in bytesInUse). */
+    public static final String RETIRED_PAGES = "retiredPages";
 
     private final PageArena arena;
     private final int leafCapacity;
@@ -42,6 +60,8 @@ public final class BPlusTree implements AppendableLongIndex {
     private double leafSplitRatio;
     private double internalSplitRatio;
     private final boolean tailLeafInserts;
+    /** Whether point reads run beside the writer (see "Point reads beside the writer"). */
+    private final boolean concurrentReads;
     private final int bulkLeafFill;
     private final int bulkInternalFill;
 
@@ -54,6 +74,21 @@ public final class BPlusTree implements AppendableLongIndex {
 
     private long root;
     private int height;
+    /** {@code root | height << HEIGHT_SHIFT}: where reads beside the writer start, published after the nodes. */
+    private volatile long rootAndHeight;
+    private static final int HEIGHT_SHIFT = 56;
+    private static final long ROOT_MASK = (1L << HEIGHT_SHIFT) - 1;
+    /** Nodes the current write has made odd (changing); {@link #publishChanges} makes them even again. */
+    private final long[] changing = new long[2 * MAX_HEIGHT + 4];
+    private int changingCount;
+    /**
+     * For tests only: run by reads beside the writer between reading a child's address and reading its version,
+     * where a writer may change both the child and its parent.
+     */
+    Runnable descentHook;
+    /** Pages freed while reads beside the writer may still reach them, for {@link #reclaimRetired}. */
+    private long[] retired = new long[16];
+    private int retiredCount;
     /** rightSpine[level] is the right-most node of that level; level 0 holds the tail leaf. */
     private final long[] rightSpine = new long[MAX_HEIGHT];
     private final long[] pathNodes = new long[MAX_HEIGHT];
@@ -82,6 +117,7 @@ public final class BPlusTree implements AppendableLongIndex {
         this.leafSplitRatio = config.leafSplitRatio();
         this.internalSplitRatio = config.internalSplitRatio();
         this.tailLeafInserts = config.tailLeafInserts();
+        this.concurrentReads = config.concurrentReads();
         this.bulkLeafFill = Math.max(1, (int) Math.floor(config.bulkFillFactor() * leafCapacity));
         this.bulkInternalFill = Math.max(1, (int) Math.floor(config.bulkFillFactor() * internalCapacity));
         this.node = new Node(pageSize);
@@ -89,10 +125,10 @@ public final class BPlusTree implements AppendableLongIndex {
         this.parent = new Node(pageSize);
         this.scratchKeys = new long[internalCapacity + 1];
         this.scratchChildren = new long[internalCapacity + 2];
-        this.root = arena.allocate();
-        node.initLeaf(root);
-        this.height = 1;
-        this.rightSpine[0] = root;
+        final long first = arena.allocate();
+        node.initLeaf(first);
+        setRoot(first, 1);
+        this.rightSpine[0] = first;
         this.leafCount = 1;
     }
 
@@ -101,6 +137,9 @@ public final class BPlusTree implements AppendableLongIndex {
     @Override
     public long getOrDefault(final long key, final long defaultValue) {
         ensureOpen();
+        if (concurrentReads) {
+            return readBesideWriter(key, defaultValue, false);
+        }
         final long leaf = findLeaf(key);
         final int pos = Node.lowerBoundAt(leaf, key);
         return pos < Node.countAt(leaf) && Node.keyAt(leaf, pos) == key
@@ -110,9 +149,59 @@ public final class BPlusTree implements AppendableLongIndex {
     @Override
     public boolean containsKey(final long key) {
         ensureOpen();
+        if (concurrentReads) {
+            return readBesideWriter(key, 0L, true) != 0L;
+        }
         final long leaf = findLeaf(key);
         final int pos = Node.lowerBoundAt(leaf, key);
         return pos < Node.countAt(leaf) && Node.keyAt(leaf, pos) == key;
+    }
+
+    /**
+     * A point read that may run while one thread writes (see "Point reads beside the writer"): the value of
+     * {@code key} or {@code defaultValue}, or with {@code presence} 1 or 0.
+     */
+    private long readBesideWriter(final long key, final long defaultValue, final boolean presence) {
+        restart:
+        while (true) {
+            final long start = rootAndHeight;
+            long page = start & ROOT_MASK;
+            long version = Node.versionAcquire(page);
+            if ((version & 1) != 0 || rootAndHeight != start) {
+                Thread.onSpinWait();
+                continue;
+            }
+            for (int level = (int) (start >>> HEIGHT_SHIFT) - 1; level >= 1; level--) {
+                final int count = Math.max(0, Math.min(Node.countAt(page), internalCapacity));
+                final long child = Node.slotAt(page, internalCapacity, Node.upperBoundAt(page, count, key));
+                if (descentHook != null) {
+                    descentHook.run();
+                }
+                final long childVersion = Node.versionAcquire(child);
+                UnsafeApi.loadFence();
+                if (Node.versionAt(page) != version || (childVersion & 1) != 0) {
+                    Thread.onSpinWait();
+                    continue restart;
+                }
+                page = child;
+                version = childVersion;
+            }
+            final int count = Math.max(0, Math.min(Node.countAt(page), leafCapacity));
+            final int pos = Node.lowerBoundAt(page, count, key);
+            final boolean found = pos < count && Node.keyAt(page, pos) == key;
+            final long value = found ? Node.slotAt(page, leafCapacity, pos) : defaultValue;
+            UnsafeApi.loadFence();
+            if (Node.versionAt(page) != version) {
+                Thread.onSpinWait();
+                continue;
+            }
+            return presence ? (found ? 1L : 0L) : value;
+        }
+    }
+
+    @Override
+    public boolean concurrentPointReads() {
+        return concurrentReads;
     }
 
     @Override
@@ -186,6 +275,14 @@ public final class BPlusTree implements AppendableLongIndex {
     @Override
     public void put(final long key, final long value) {
         ensureOpen();
+        try {
+            insert(key, value);
+        } finally {
+            publishChanges();
+        }
+    }
+
+    private void insert(final long key, final long value) {
         final Node leaf;
         final boolean viaSpine;
         if (tailLeafInserts && size > 0 && key >= tailLeafMinKey) {
@@ -200,6 +297,7 @@ public final class BPlusTree implements AppendableLongIndex {
         }
         final int count = leaf.count();
         final int pos = leaf.lowerBound(key);
+        change(leaf.address());
         if (pos < count && leaf.key(pos) == key) {
             leaf.setSlot(pos, value);
             return;
@@ -235,6 +333,15 @@ public final class BPlusTree implements AppendableLongIndex {
             }
         }
         modCount++;
+        try {
+            appendRun(keys, values, from, to);
+        } finally {
+            publishChanges();
+        }
+    }
+
+    /** The body of {@link #bulkAppend}; publishes its changes leaf by leaf. */
+    private void appendRun(final long[] keys, final long[] values, final int from, final int to) {
         int i = from;
         // SWARE §III bulk loading: top up the tail leaf to the fill factor, then fill fresh right-most leaves.
         final Node tail = node.wrap(rightSpine[0]);
@@ -244,8 +351,12 @@ public final class BPlusTree implements AppendableLongIndex {
         }
         final int room = Math.min(bulkLeafFill - tailCount, to - i);
         if (room > 0) {
+            change(tail.address());
             writeEntries(tail, tailCount, keys, values, i, room);
             i += room;
+            size += room;
+            bulkLoadedEntries += room;
+            publishChanges();
         }
         while (i < to) {
             final int n = Math.min(bulkLeafFill, to - i);
@@ -254,14 +365,16 @@ public final class BPlusTree implements AppendableLongIndex {
             final Node leaf = sibling.initLeaf(page);
             writeEntries(leaf, 0, keys, values, i, n);
             leaf.setPrev(rightSpine[0]);
+            change(rightSpine[0]);
             node.wrap(rightSpine[0]).setNext(page);
             appendToSpine(1, keys[i], page);
             rightSpine[0] = page;
             tailLeafMinKey = keys[i];
             i += n;
+            size += n;
+            bulkLoadedEntries += n;
+            publishChanges();
         }
-        size += to - from;
-        bulkLoadedEntries += to - from;
     }
 
     /** {@inheritDoc} Leaves and internal nodes alike; a builder's separate leaf and internal ratios end here. */
@@ -292,6 +405,7 @@ public final class BPlusTree implements AppendableLongIndex {
         final Node spineNode = parent.wrap(rightSpine[level]);
         final int count = spineNode.count();
         if (count < bulkInternalFill) {
+            change(spineNode.address());
             spineNode.setKey(count, separator);
             spineNode.setSlot(count + 1, child);
             spineNode.setCount(count + 1);
@@ -325,6 +439,7 @@ public final class BPlusTree implements AppendableLongIndex {
         right.setPrev(leaf.address());
         leaf.setNext(rightPage);
         if (oldNext != 0) {
+            change(oldNext);
             parent.wrap(oldNext).setPrev(rightPage);
         }
         if (pos < leftCount) {
@@ -357,6 +472,7 @@ public final class BPlusTree implements AppendableLongIndex {
         final Node p = parent.wrap(viaSpine ? rightSpine[level] : pathNodes[level]);
         final int count = p.count();
         final int slot = viaSpine ? count : pathSlots[level];
+        change(p.address());
         if (count < internalCapacity) {
             p.moveKeys(slot, slot + 1, count - slot);
             p.moveSlots(slot + 1, slot + 2, count - slot);
@@ -416,9 +532,65 @@ public final class BPlusTree implements AppendableLongIndex {
         if (height == MAX_HEIGHT) {
             throw new IllegalStateException("tree height would exceed " + MAX_HEIGHT);
         }
-        root = page;
         rightSpine[height] = page;
-        height++;
+        setRoot(page, height + 1);
+    }
+
+    private void setRoot(final long page, final int levels) {
+        root = page;
+        height = levels;
+        rootAndHeight = page | (long) levels << HEIGHT_SHIFT; // after the new root's content (a volatile store)
+    }
+
+    /**
+     * Marks {@code page} as changing for reads beside the writer before the current write changes it (its
+     * version becomes odd); {@link #publishChanges} ends the marks. A no-op without concurrent reads.
+     */
+    private void change(final long page) {
+        if (!concurrentReads) {
+            return;
+        }
+        for (int i = 0; i < changingCount; i++) {
+            if (changing[i] == page) {
+                return;
+            }
+        }
+        Node.beginChange(page, Node.versionAt(page));
+        changing[changingCount++] = page;
+    }
+
+    /** Publishes every change of the current write: each changed node's version becomes even again. */
+    private void publishChanges() {
+        for (int i = 0; i < changingCount; i++) {
+            Node.endChange(changing[i], Node.versionAt(changing[i]));
+        }
+        changingCount = 0;
+    }
+
+    /** Frees {@code page}, or keeps it for {@link #reclaimRetired} while reads beside the writer may reach it. */
+    private void retire(final long page) {
+        if (!concurrentReads) {
+            arena.free(page);
+            return;
+        }
+        if (retiredCount == retired.length) {
+            retired = java.util.Arrays.copyOf(retired, 2 * retiredCount);
+        }
+        retired[retiredCount++] = page;
+    }
+
+    /**
+     * Returns the pages that deletes freed since the last call to the arena. With concurrent reads they wait for
+     * this call, which the caller makes only when no read beside the writer is in progress (one that started
+     * earlier might still be inside them); otherwise pages are freed at once and this does nothing.
+     */
+    @Override
+    public void reclaimRetired() {
+        ensureOpen();
+        for (int i = 0; i < retiredCount; i++) {
+            arena.free(retired[i]);
+        }
+        retiredCount = 0;
     }
 
     // ------------------------------------------------------------------ deletes
@@ -426,12 +598,21 @@ public final class BPlusTree implements AppendableLongIndex {
     @Override
     public void remove(final long key) {
         ensureOpen();
+        try {
+            delete(key);
+        } finally {
+            publishChanges();
+        }
+    }
+
+    private void delete(final long key) {
         final Node leaf = node.wrap(descendRecordingPath(key));
         final int count = leaf.count();
         final int pos = leaf.lowerBound(key);
         if (pos == count || leaf.key(pos) != key) {
             return;
         }
+        change(leaf.address());
         modCount++;
         size--;
         leaf.moveKeys(pos + 1, pos, count - pos - 1);
@@ -451,12 +632,14 @@ public final class BPlusTree implements AppendableLongIndex {
         final long prev = leaf.prev();
         final long next = leaf.next();
         if (prev != 0) {
+            change(prev);
             sibling.wrap(prev).setNext(next);
         }
         if (next != 0) {
+            change(next);
             sibling.wrap(next).setPrev(prev);
         }
-        arena.free(leaf.address());
+        retire(leaf.address());
         leafCount--;
     }
 
@@ -465,9 +648,10 @@ public final class BPlusTree implements AppendableLongIndex {
         final Node p = parent.wrap(pathNodes[level]);
         final int count = p.count();
         final int slot = pathSlots[level];
+        change(p.address());
         if (count == 0) {
             // Its only child is gone. Never the root: after collapseRoot() a root keeps two or more children.
-            arena.free(p.address());
+            retire(p.address());
             internalCount--;
             removeChild(level + 1);
             return;
@@ -489,10 +673,10 @@ public final class BPlusTree implements AppendableLongIndex {
                 return;
             }
             final long onlyChild = r.slot(0);
-            arena.free(root);
+            change(root); // a read that started at this root restarts
+            retire(root);
             internalCount--;
-            root = onlyChild;
-            height--;
+            setRoot(onlyChild, height - 1);
         }
     }
 
@@ -613,6 +797,7 @@ public final class BPlusTree implements AppendableLongIndex {
                 .counter(IndexStats.TAIL_LEAF_INSERTS, tailInserts)
                 .counter(IndexStats.BULK_LOADED_ENTRIES, bulkLoadedEntries)
                 .counter(LEAF_SPLIT_PERCENT, Math.round(leafSplitRatio * 100))
+                .counter(RETIRED_PAGES, retiredCount)
                 .counter(IndexStats.BYTES_ALLOCATED, arena.bytesAllocated())
                 .counter(IndexStats.BYTES_IN_USE, arena.bytesInUse())
                 .averageLeafFill((double) size / ((double) leafCount * leafCapacity))

@@ -18,6 +18,7 @@ public final class BPlusTreeBuilder {
     private double leafSplitRatio = SplitRatio.MIN;
     private double internalSplitRatio = SplitRatio.MIN;
     private boolean tailLeafInserts;
+    private boolean concurrentReads;
     private double bulkFillFactor = DEFAULT_BULK_FILL_FACTOR;
     private SlabPool slabPool;
 
@@ -64,6 +65,18 @@ public final class BPlusTreeBuilder {
     /** Whether a put whose key is at least the tail leaf's minimum goes straight to that leaf (default false). */
     public BPlusTreeBuilder tailLeafInserts(final boolean enabled) {
         this.tailLeafInserts = enabled;
+        return this;
+    }
+
+    /**
+     * Whether {@link BPlusTree#getOrDefault} and {@link BPlusTree#containsKey} may run in any number of threads
+     * while one thread writes (default false: reads only while nobody writes). The writer then keeps a version per
+     * node and reads validate the versions they passed, retrying when a change overlapped them; pages the writer
+     * frees wait in {@link BPlusTree#reclaimRetired} until no such read can still reach them. Scans, cursors and
+     * {@link BPlusTree#lastKey} still need the writer to be idle. The SA B+-tree turns this on.
+     */
+    public BPlusTreeBuilder concurrentReads(final boolean enabled) {
+        this.concurrentReads = enabled;
         return this;
     }
 
@@ -115,6 +128,10 @@ public final class BPlusTreeBuilder {
         return bulkFillFactor;
     }
 
+    boolean concurrentReads() {
+        return concurrentReads;
+    }
+
     /** The configured pool, or the shared one. */
     SlabPool slabPool() {
         return slabPool != null ? slabPool : SlabPool.shared();
@@ -124,6 +141,6 @@ public final class BPlusTreeBuilder {
     public String toString() {
         return "BPlusTreeBuilder{pageSize=" + pageSize + ", leafSplitRatio=" + leafSplitRatio
                 + ", internalSplitRatio=" + internalSplitRatio + ", tailLeafInserts=" + tailLeafInserts
-                + ", bulkFillFactor=" + bulkFillFactor + ", slabPool=" + (slabPool != null ? slabPool : "shared") + "}";
+                + ", bulkFillFactor=" + bulkFillFactor + ", concurrentReads=" + concurrentReads + ", slabPool=" + (slabPool != null ? slabPool : "shared") + "}";
     }
 }

@@ -9,6 +9,7 @@ import static io.nearsort.core.btree.NodeDescriptor.KIND_LEAF;
 import static io.nearsort.core.btree.NodeDescriptor.KIND_OFFSET;
 import static io.nearsort.core.btree.NodeDescriptor.NEXT_OFFSET;
 import static io.nearsort.core.btree.NodeDescriptor.PREV_OFFSET;
+import static io.nearsort.core.btree.NodeDescriptor.VERSION_OFFSET;
 import static io.nearsort.core.btree.NodeDescriptor.keyOffset;
 
 /**
@@ -60,6 +61,7 @@ final class Node {
         buffer.putInt(COUNT_OFFSET, 0);
         buffer.putLong(NEXT_OFFSET, 0L);
         buffer.putLong(PREV_OFFSET, 0L);
+        buffer.putLong(VERSION_OFFSET, 0L); // a page is initialised only while no reader can reach it
         return this;
     }
 
@@ -211,10 +213,36 @@ final class Node {
         return UnsafeApi.getLong(page + NodeDescriptor.slotOffset(capacity, index));
     }
 
+    /** The version of the node at {@code page}, read with acquire semantics (a reader's first read of it). */
+    static long versionAcquire(final long page) {
+        return UnsafeApi.getLongAcquire(null, page + VERSION_OFFSET);
+    }
+
+    /** The version of the node at {@code page}, a plain read (the writer's, or a reader's after a load fence). */
+    static long versionAt(final long page) {
+        return UnsafeApi.getLong(page + VERSION_OFFSET);
+    }
+
+    /** The writer marks the node at {@code page} as changing: an odd version, ordered before the changes. */
+    static void beginChange(final long page, final long version) {
+        UnsafeApi.putLong(page + VERSION_OFFSET, version + 1);
+        UnsafeApi.storeFence();
+    }
+
+    /** The writer publishes its changes of the node at {@code page}: the next even version, a release store. */
+    static void endChange(final long page, final long oddVersion) {
+        UnsafeApi.putLongRelease(null, page + VERSION_OFFSET, oddVersion + 1);
+    }
+
     /** {@link #lowerBound} of the node at {@code page}. */
     static int lowerBoundAt(final long page, final long key) {
+        return lowerBoundAt(page, countAt(page), key);
+    }
+
+    /** {@link #lowerBound} of the node at {@code page} over its first {@code count} keys. */
+    static int lowerBoundAt(final long page, final int count, final long key) {
         int lo = 0;
-        int hi = countAt(page);
+        int hi = count;
         while (lo < hi) {
             final int mid = (lo + hi) >>> 1;
             if (keyAt(page, mid) < key) {
@@ -228,8 +256,13 @@ final class Node {
 
     /** {@link #upperBound} of the node at {@code page}. */
     static int upperBoundAt(final long page, final long key) {
+        return upperBoundAt(page, countAt(page), key);
+    }
+
+    /** {@link #upperBound} of the node at {@code page} over its first {@code count} keys. */
+    static int upperBoundAt(final long page, final int count, final long key) {
         int lo = 0;
-        int hi = countAt(page);
+        int hi = count;
         while (lo < hi) {
             final int mid = (lo + hi) >>> 1;
             if (keyAt(page, mid) <= key) {

@@ -52,9 +52,12 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * lock, reads hold its shared lock; a read that triggers query-driven sorting (§IV-C) takes the exclusive lock for
  * the sort and downgrades. A flush cycle sorts the buffer and detaches the entries to flush under the exclusive
  * lock, then releases it and writes them to the tree holding only the tree's lock: meanwhile other threads append
- * to the buffer and read what it answers, while a read that needs the tree, and any other tree write, waits for
- * those entries to arrive (so no read misses them and no tree write overtakes them). The writer whose append set
- * off the cycle returns once the detached entries are in the tree. This replaces the paper's per-zone append locks
+ * to the buffer and read. A point read ({@link #getOrDefault}, {@link #containsKey}) does not wait: it looks in
+ * the buffer, then in the detached entries, then in the tree, whose nodes the B+-tree's readers validate against
+ * its writer's changes ({@code BPlusTreeBuilder.concurrentReads}; over a tree that cannot be read beside its
+ * writer, it waits). A scan, {@link #size} and any other tree write wait for those entries to arrive (so no scan
+ * misses them and no tree write overtakes them). The writer whose append set off the cycle returns once the
+ * detached entries are in the tree. This replaces the paper's per-zone append locks
  * (§IV-D): appends, a few nanoseconds each, stay serialised, but the tree writes of a flush (about half its cost
  * at K=5%/L=5%) no longer hold them up; {@code ConcurrentIngestBenchmark} measures the difference.
  *
@@ -97,6 +100,8 @@ public final class SortednessAwareIndex implements LongIndex {
     private volatile Throwable emitFailure;
     private final SwareCounters counters;
     private final Concurrency concurrency;
+    /** Whether point reads go on beside a flush cycle's tree writes ({@link #readingBesideEmit}). */
+    private final boolean treeReadsBesideWriter;
     /** Whether the locks are used at all: false for {@link Concurrency#SINGLE_THREAD}. */
     private final boolean locking;
     /**
@@ -126,6 +131,7 @@ public final class SortednessAwareIndex implements LongIndex {
         this.tree = Objects.requireNonNull(tree, "tree");
         this.concurrency = config.concurrency();
         this.locking = concurrency != Concurrency.SINGLE_THREAD;
+        this.treeReadsBesideWriter = locking && tree.concurrentPointReads();
         this.counters = new SwareCounters(locking);
         final int zoneSize = Math.max(1, Math.min(config.bufferCapacity(), tree.bulkLeafEntries()));
         this.buffer = new SwareBuffer(config.bufferCapacity(), zoneSize, config.bloomBitsPerEntry());
@@ -363,16 +369,22 @@ public final class SortednessAwareIndex implements LongIndex {
         buffer.publish();
         try {
             if (locking) {
+                final boolean treeWriter = treeLock.isWriteLockedByCurrentThread();
+                if (treeWriter) {
+                    tree.reclaimRetired(); // pages a direct tree write retired: no read can be inside them
+                }
                 lock.writeLock().unlock();
-                if (treeLock.isWriteLockedByCurrentThread()) {
+                if (treeWriter) {
                     try {
                         emitDetached();
+                        reclaimAfterEmit();
                     } finally {
                         treeLock.writeLock().unlock();
                     }
                 }
             } else {
                 emitDetached();
+                tree.reclaimRetired();
             }
         } finally {
             if (concurrency != Concurrency.MULTI_WRITER) {
@@ -391,9 +403,26 @@ public final class SortednessAwareIndex implements LongIndex {
         } else {
             treeLock.writeLock().lock();
         }
+        // No read beside the tree's writer can be running: they all hold the buffer's shared lock.
+        tree.reclaimRetired();
     }
 
     /** Writes {@link #detached} to the tree if it is on its way; the caller holds the tree's exclusive lock. */
+    /**
+     * After a run went to the tree outside the buffer's lock (the tree lock held): frees the pages its deletes
+     * retired if no read can be inside them, that is if the buffer's exclusive lock is free; otherwise the next
+     * tree write under it does ({@link #beginTreeWrite}).
+     */
+    private void reclaimAfterEmit() {
+        if (lock.writeLock().tryLock()) {
+            try {
+                tree.reclaimRetired();
+            } finally {
+                lock.writeLock().unlock();
+            }
+        }
+    }
+
     private void emitDetached() {
         if (!emitting) {
             return;
@@ -571,6 +600,13 @@ public final class SortednessAwareIndex implements LongIndex {
             if (pos >= 0) {
                 return buffer.tombstones[pos] ? defaultValue : buffer.values[pos];
             }
+            if (readingBesideEmit()) {
+                final int at = detached.find(key);
+                if (at >= 0) {
+                    return detached.tombstones[at] ? defaultValue : detached.values[at];
+                }
+                return tree.getOrDefault(key, defaultValue);
+            }
             treeLocked = awaitTree();
             return treeMayContain(key) ? tree.getOrDefault(key, defaultValue) : defaultValue;
         } finally {
@@ -587,11 +623,25 @@ public final class SortednessAwareIndex implements LongIndex {
             if (pos >= 0) {
                 return !buffer.tombstones[pos];
             }
+            if (readingBesideEmit()) {
+                final int at = detached.find(key);
+                return at >= 0 ? !detached.tombstones[at] : tree.containsKey(key);
+            }
             treeLocked = awaitTree();
             return treeMayContain(key) && tree.containsKey(key);
         } finally {
             unlockForRead(treeLocked);
         }
+    }
+
+    /**
+     * Whether a point read, under the buffer's shared lock, goes on while a run detached by a flush cycle is being
+     * written to the tree, rather than wait for it: when the tree takes point reads beside its writer. It then
+     * reads the run first (the newer entries), then the tree. The run's arrays stay as they are while the shared
+     * lock is held, and once the run is in the tree its entries are the tree's.
+     */
+    private boolean readingBesideEmit() {
+        return emitting && treeReadsBesideWriter;
     }
 
     /**

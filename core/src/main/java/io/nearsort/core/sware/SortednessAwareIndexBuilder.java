@@ -152,7 +152,8 @@ public final class SortednessAwareIndexBuilder {
 
     /** A new, empty SA B+-tree that owns its memory. */
     public SortednessAwareIndex build() {
-        return over(tree.build());
+        // Point reads go on beside a flush cycle's tree writes (SortednessAwareIndex, "Thread safety").
+        return over(tree.concurrentReads(concurrency != Concurrency.SINGLE_THREAD).build());
     }
 
     /** A new SA index over {@code tree} (SWARE applies to any tree with bulk append); it takes ownership. */

@@ -69,6 +69,46 @@ class SortednessAwareIndexDetachedRunTest {
         assertEquals(0, tree.delegate.bytesInUse());
     }
 
+    /**
+     * Over a tree that takes point reads beside its writer, point reads do not wait for the run: a read of a
+     * detached key (or of its tombstone) finds it in the run, any other read asks the tree. Scans still wait.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Concurrency.class, names = {"MULTI_WRITER", "SINGLE_WRITER"})
+    void pointReadsGoOnBesideTheRunOnItsWay(final Concurrency concurrency) throws Exception {
+        final StallingTree tree = new StallingTree(
+                Indexes.bPlusTree().pageSize(512).concurrentReads(true).build(), true);
+        try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(CAPACITY).concurrency(concurrency)
+                .over(tree)) {
+            for (long key = 0; key < CAPACITY - 1; key++) {
+                index.put(key, key);
+            }
+            index.remove(10); // a tombstone: the flush keeps it as key 10's newest entry, in the run
+            tree.stallNextWrite();
+            final Thread flusher = start(() -> index.put(CAPACITY, CAPACITY));
+            assertTrue(tree.stalled.await(10, TimeUnit.SECONDS), "the run should reach the tree");
+            try {
+                final FutureTask<long[]> reader = new FutureTask<>(() -> new long[] {
+                    index.getOrDefault(2, -1), index.getOrDefault(10, -1), index.containsKey(10) ? 1 : 0,
+                    index.getOrDefault(5_000, -1), index.containsKey(27) ? 1 : 0, index.getOrDefault(40, -1)});
+                start(reader);
+                assertEquals(java.util.List.of(2L, -1L, 0L, -1L, 1L, 40L),
+                        java.util.Arrays.stream(reader.get(10, TimeUnit.SECONDS)).boxed().toList());
+                final FutureTask<Long> scanner = new FutureTask<>(() -> index.forEachInRange(0, 5, (k, v) -> { }));
+                start(scanner);
+                assertThrows(TimeoutException.class, () -> scanner.get(200, TimeUnit.MILLISECONDS));
+                tree.release();
+                assertEquals(6, scanner.get(10, TimeUnit.SECONDS));
+                flusher.join();
+            } finally {
+                tree.release();
+            }
+            assertEquals(-1, index.getOrDefault(10, -1));
+            assertEquals(CAPACITY - 1, index.size());
+        }
+        assertEquals(0, tree.delegate.bytesInUse());
+    }
+
     @Test
     void aTreeWriteWaitsForTheRunOnItsWay() throws Exception {
         final StallingTree tree = new StallingTree(Indexes.bPlusTree().pageSize(512).build());
@@ -175,13 +215,30 @@ class SortednessAwareIndexDetachedRunTest {
     private static final class StallingTree implements AppendableLongIndex {
 
         final BPlusTree delegate;
+        /** Whether it passes on the delegate's point reads beside its writer. */
+        final boolean readsBesideWriter;
         volatile CountDownLatch stalled;
         volatile CountDownLatch gate;
         volatile RuntimeException failure;
         final AtomicBoolean armed = new AtomicBoolean();
 
         StallingTree(final BPlusTree delegate) {
+            this(delegate, false);
+        }
+
+        StallingTree(final BPlusTree delegate, final boolean readsBesideWriter) {
             this.delegate = delegate;
+            this.readsBesideWriter = readsBesideWriter;
+        }
+
+        @Override
+        public boolean concurrentPointReads() {
+            return readsBesideWriter && delegate.concurrentPointReads();
+        }
+
+        @Override
+        public void reclaimRetired() {
+            delegate.reclaimRetired();
         }
 
         void stallNextWrite() {
