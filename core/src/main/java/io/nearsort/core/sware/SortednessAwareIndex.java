@@ -38,7 +38,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *   writes) takes no lock and no atomic read-modify-write: the writer fills the buffer's arrays and publishes
  *   the new size with an ordered store, and readers, under the shared lock, read only the entries below the
  *   size they loaded (see {@link SwareBuffer}'s "Publication"). Writes that reorganise (a flush cycle, a delete,
- *   {@link #flush}) take the exclusive lock as in the default mode. Reads do not sort the buffer in place (the
+ *   {@link #flush}) take the exclusive lock as in the default mode, but the writer sorts a full buffer for its
+ *   flush cycle before it takes the lock, into buffers no reader reads ({@code SwareBuffer.sortAhead}), so that
+ *   readers wait only for the cycle's install, detach and reset. Reads do not sort the buffer in place (the
  *   writer may be appending to it): a read that would set off query-driven sorting (§IV-C) asks the writer to
  *   do it at its next write, and a range read merges a private sorted copy of the unsorted entries in its range.
  *   Two threads found writing at once get a {@link ConcurrentModificationException} (a best-effort check, as
@@ -149,6 +151,7 @@ public final class SortednessAwareIndex implements LongIndex {
         if (concurrency != Concurrency.MULTI_WRITER && appendWithoutLock(key, value)) {
             return;
         }
+        sortAheadOfFlush();
         lockForWrite();
         try {
             append(key, value, false);
@@ -174,6 +177,19 @@ public final class SortednessAwareIndex implements LongIndex {
         }
         buffer.publish();
         return true;
+    }
+
+    /**
+     * A single writer whose buffer is full sorts it for the coming flush cycle before it takes the exclusive lock
+     * (into the merge buffers, changing nothing readers read: {@code SwareBuffer.sortAhead}), so that readers wait
+     * only for the cycle's install, detach and reset, not for its sort. Cycles that flush the sorted prefix first
+     * (§IV-A) sort under the lock as before.
+     */
+    private void sortAheadOfFlush() {
+        if (concurrency == Concurrency.SINGLE_WRITER && buffer.isFull() && writerThread == Thread.currentThread()
+                && scanDepth == 0 && !closed && emitFailure == null && !flushesPrefixFirst()) {
+            buffer.sortAhead(sorter, counters);
+        }
     }
 
     private boolean lockFreeAppendAllowed() {
@@ -218,6 +234,7 @@ public final class SortednessAwareIndex implements LongIndex {
                 if (i == end) {
                     continue;
                 }
+                sortAheadOfFlush();
             }
             lockForWrite();
             try {
@@ -329,7 +346,9 @@ public final class SortednessAwareIndex implements LongIndex {
         }
         if (sortRequested) {
             sortRequested = false;
-            sortForQueries();
+            if (!buffer.isFull()) { // a full buffer is about to be sorted whole by its flush cycle
+                sortForQueries();
+            }
         }
     }
 
@@ -516,8 +535,8 @@ public final class SortednessAwareIndex implements LongIndex {
      */
     private void flushCycle(final boolean everything) {
         counters.bufferFlushes++;
-        final int prefix = buffer.flushablePrefix();
-        if (!everything && prefix > 0 && prefix <= buffer.capacity / 2) {
+        if (!everything && flushesPrefixFirst()) {
+            final int prefix = buffer.flushablePrefix();
             // lastSortedZone is in the first half: flush up to it without sorting, then sort the rest.
             counters.prefixFlushesWithoutSort++;
             beginTreeWrite();
@@ -531,6 +550,12 @@ public final class SortednessAwareIndex implements LongIndex {
         }
         buffer.resetAfterFlush();
         emitting = true;
+    }
+
+    /** Whether a regular flush cycle flushes the sorted prefix without sorting, then sorts the rest (§IV-A). */
+    private boolean flushesPrefixFirst() {
+        final int prefix = buffer.flushablePrefix();
+        return prefix > 0 && prefix <= buffer.capacity / 2;
     }
 
     /**
@@ -915,6 +940,7 @@ public final class SortednessAwareIndex implements LongIndex {
                     .counter(SwareCounters.KL_FALLBACKS, counters.klFallbacks)
                     .counter(SwareCounters.MERGE_SORTS, counters.mergeSorts)
                     .counter(SwareCounters.RADIX_SORTS, counters.radixSorts)
+                    .counter(SwareCounters.SORTS_AHEAD, counters.sortsAhead)
                     .counter(SwareCounters.QUERY_DRIVEN_SORTS, counters.queryDrivenSorts.sum())
                     .counter(SwareCounters.TOMBSTONES, counters.tombstones)
                     .counter(SwareCounters.DIRECT_TREE_DELETES, counters.directTreeDeletes)

@@ -122,6 +122,7 @@ final class SwareBuffer {
     private long maxDisplacement;
 
     private long[] scratchKeys = new long[0];
+    private long[] scratchValues = new long[0];
     private long[] scratchOrder = new long[0];
     private long[] runKeys = new long[0];
     private long[] runPositions = new long[0];
@@ -131,6 +132,17 @@ final class SwareBuffer {
     private long[] mergedValues = new long[0];
     private boolean[] mergedTombstones = new boolean[0];
     private final SortedOutliers deferredOutliers = new SortedOutliers();
+    /**
+     * A flush cycle's sort done ahead ({@link #sortAhead}): whether one waits in the merge buffers, its merged
+     * count (-1: the buffer was already sorted), and the buffer it was made from (size, reorganisations), so that
+     * {@link #sortAndKeepNewest} takes it only if nothing changed since.
+     */
+    private boolean sortedAhead;
+    private int aheadCount;
+    private int aheadSize;
+    private int aheadReorganizations;
+    /** Changes other than appends (installs, detaches, resets): with the size, they tell a changed buffer. */
+    private int reorganizations;
 
     SwareBuffer(final int capacity, final int zoneSize, final int bloomBitsPerEntry) {
         this.capacity = capacity;
@@ -580,6 +592,40 @@ final class SwareBuffer {
      * the older runs and the sorted unsorted section are merged in one pass that keeps the newest of equal keys.
      */
     void sortAndKeepNewest(final int from, final AdaptiveSorter sorter, final SwareCounters counters) {
+        final boolean ahead = sortedAhead && from == 0 && aheadSize == size
+                && aheadReorganizations == reorganizations;
+        sortedAhead = false;
+        final int count = ahead ? aheadCount : sortIntoMergeBuffers(from, sorter, counters, false);
+        if (ahead) {
+            counters.sortsAhead++;
+        }
+        if (count >= 0) {
+            install(from, count);
+        }
+        // [from, size) is now strictly ascending; so is the whole buffer when it was all sorted.
+        strictlyAscending = from == 0 || (count < 0 && strictlyAscending);
+    }
+
+    /**
+     * Does {@link #sortAndKeepNewest}'s sort of the whole buffer for the next flush cycle now, leaving every entry,
+     * marker and filter as it is: the result waits in the merge buffers, which no reader reads. A single writer
+     * does this before it takes the exclusive lock for the cycle, so that readers wait for the cycle's install,
+     * detach and reset only (SortednessAwareIndex).
+     */
+    void sortAhead(final AdaptiveSorter sorter, final SwareCounters counters) {
+        aheadCount = sortIntoMergeBuffers(0, sorter, counters, true);
+        aheadSize = size;
+        aheadReorganizations = reorganizations;
+        sortedAhead = true;
+    }
+
+    /**
+     * The sort of {@link #sortAndKeepNewest} into the merge buffers; returns the merged count, or -1 when {@code
+     * [from, size)} is already sorted with no repeated key (nothing to move). With {@code leaveEntries} it changes
+     * no entry: the unsorted section is sorted in a copy rather than in place.
+     */
+    private int sortIntoMergeBuffers(final int from, final AdaptiveSorter sorter, final SwareCounters counters,
+                                     final boolean leaveEntries) {
         final int n = size - from;
         final int unsortedFrom = Math.max(from, unsortedStart());
         // An in-order buffer is known to be one from its writes; otherwise the unsorted section is checked first:
@@ -589,7 +635,7 @@ final class SwareBuffer {
                     || (isStrictlyAscending(keys, Math.max(from, unsortedFrom - 1), size)
                         && isStrictlyAscending(keys, from, unsortedFrom))))) {
             strictlyAscending |= from == 0;
-            return; // already sorted with no repeated key: nothing to move
+            return -1; // already sorted with no repeated key: nothing to move
         }
         ensureScratch(n);
         // The older entries: the part of the main sorted section in range, merged with the query-sorted blocks
@@ -618,6 +664,7 @@ final class SwareBuffer {
         }
         // The unsorted section (the newest entries): sort its (key, position) pairs unless already in order.
         long[] newerKeys = keys;
+        long[] newerValues = null;
         long[] newerPositions = null;
         int newerStart = unsortedFrom;
         int newerEnd = size;
@@ -628,11 +675,22 @@ final class SwareBuffer {
             // The usual ingest case: the unsorted section follows the older run directly and holds no tombstone,
             // so it is sorted in place with its values (nothing else moves along), and the merge reads both runs
             // straight from the entry arrays instead of through positions. The (K,L) sort's outliers are merged
-            // in by that merge too, rather than into the section first.
-            count(sorter.sort(keys, values, unsortedFrom, size, Math.min(tail, outOfOrderAppends),
+            // in by that merge too, rather than into the section first. Ahead of a flush (leaveEntries) the
+            // section is sorted in a copy, which the merge reads instead.
+            final long[] sortKeys = leaveEntries ? scratchKeys : keys;
+            final long[] sortValues = leaveEntries ? scratchValues : values;
+            final int sortFrom = leaveEntries ? 0 : unsortedFrom;
+            if (leaveEntries) {
+                System.arraycopy(keys, unsortedFrom, scratchKeys, 0, tail);
+                System.arraycopy(values, unsortedFrom, scratchValues, 0, tail);
+                newerKeys = scratchKeys;
+                newerValues = scratchValues;
+                newerStart = 0;
+            }
+            count(sorter.sort(sortKeys, sortValues, sortFrom, sortFrom + tail, Math.min(tail, outOfOrderAppends),
                     Math.min(tail, maxDisplacement), deferredOutliers), counters);
             outliers = deferredOutliers;
-            newerEnd = size - outliers.count();
+            newerEnd = sortFrom + tail - outliers.count();
         } else if (unsorted) {
             System.arraycopy(keys, unsortedFrom, scratchKeys, 0, tail);
             for (int i = 0; i < tail; i++) {
@@ -645,16 +703,14 @@ final class SwareBuffer {
             newerStart = 0;
             newerEnd = tail;
         }
-        install(from, mergeKeepingNewest(olderKeys, olderPositions, olderStart, olderEnd,
-                newerKeys, newerPositions, newerStart, newerEnd, outliers));
-        // [from, size) is now strictly ascending; so is the whole buffer when it was all sorted.
-        strictlyAscending = from == 0;
+        return mergeKeepingNewest(olderKeys, olderPositions, olderStart, olderEnd,
+                newerKeys, newerValues, newerPositions, newerStart, newerEnd, outliers);
     }
 
     /**
      * Merges two sorted runs of buffer entries, the older first among equal keys, into the merge buffers and
      * keeps only the last (newest) entry of each key; a run's positions are {@code positions}, or its indices
-     * when null. The newer run may come with the (K,L) sort's outliers ({@code outliers}, null when none), which
+     * when null. The newer run's values are {@code bValues} (a copy of entries, none a tombstone) when not null. The newer run may come with the (K,L) sort's outliers ({@code outliers}, null when none), which
      * belong to it: they go before or after its entries with an equal key as {@link SortedOutliers} says, and
      * after the older run's. Returns the number of entries written. Near-sorted buffers merge in stretches (the
      * retained entries below the first new one, then new ones up to the next retained one or outlier...): each
@@ -663,8 +719,8 @@ final class SwareBuffer {
      * L=5%: they are short.)
      */
     private int mergeKeepingNewest(final long[] aKeys, final long[] aPositions, final int aStart, final int aEnd,
-                                   final long[] bKeys, final long[] bPositions, final int bStart, final int bEnd,
-                                   final SortedOutliers outliers) {
+                                   final long[] bKeys, final long[] bValues, final long[] bPositions,
+                                   final int bStart, final int bEnd, final SortedOutliers outliers) {
         final int cEnd = outliers == null ? 0 : outliers.count();
         int i = aStart;
         int j = bStart;
@@ -690,7 +746,8 @@ final class SwareBuffer {
             final long outlierKey = outlierLeft ? outliers.key(c) : 0;
             final boolean outlierFirst = outlierLeft && outliers.precedesEqualRunKeys(c);
             do {
-                out = keepNewest(out, bKeys[j], bPositions == null ? j : (int) bPositions[j]);
+                out = bValues != null ? keepNewest(out, bKeys[j], bValues[j], false) // a copy: no tombstone
+                        : keepNewest(out, bKeys[j], bPositions == null ? j : (int) bPositions[j]);
                 j++;
             } while (j < bEnd && (!olderLeft || bKeys[j] < olderKey)
                     && (!outlierLeft || bKeys[j] < outlierKey || (bKeys[j] == outlierKey && !outlierFirst)));
@@ -720,6 +777,7 @@ final class SwareBuffer {
      * merge buffers and the entry arrays trade places (no copy), otherwise the merged entries are copied back.
      */
     private void install(final int from, final int count) {
+        reorganizations++;
         if (from == 0) {
             final long[] k = keys;
             keys = mergedKeys;
@@ -813,6 +871,7 @@ final class SwareBuffer {
     private void ensureScratch(final int n) {
         if (scratchKeys.length < n) {
             scratchKeys = new long[n];
+            scratchValues = new long[n];
             scratchOrder = new long[n];
             runKeys = new long[n];
             runPositions = new long[n];
@@ -851,6 +910,7 @@ final class SwareBuffer {
         values = v;
         tombstones = t;
         size = rest;
+        reorganizations++;
         zonemapEnd = 0; // positions moved: the zonemaps are invalid until resetAfterFlush rebuilds them
         strictlyAscending |= rest == 0; // dropping a prefix keeps the rest in order
         previousBoundary = Math.max(0, previousBoundary - n);
@@ -872,6 +932,7 @@ final class SwareBuffer {
      * whole buffer is the main sorted section and the sorted prefix; no block, no unsorted entry.
      */
     void resetAfterFlush() {
+        reorganizations++;
         strictlyAscending = true;
         previousBoundary = size;
         sortedPrefixEnd = size;

@@ -23,6 +23,8 @@ final class SwareCounters {
     static final String MERGE_SORTS = "bufferSortsMerge";
     /** Buffer sorts by the stable radix sort, which replaces the merge sort where keys span little. */
     static final String RADIX_SORTS = "bufferSortsRadix";
+    /** Flush cycles whose sort a single writer did before taking the exclusive lock. */
+    static final String SORTS_AHEAD = "bufferSortsAhead";
     /** Unsorted sections sorted into query-sorted blocks by reads (§IV-C). */
     static final String QUERY_DRIVEN_SORTS = "queryDrivenSorts";
     /** Deletes buffered as tombstones (§IV-D). */
@@ -53,6 +55,7 @@ final class SwareCounters {
     long klFallbacks;
     long mergeSorts;
     long radixSorts;
+    long sortsAhead;
     long tombstones;
     long directTreeDeletes;
     final Tally queryDrivenSorts;

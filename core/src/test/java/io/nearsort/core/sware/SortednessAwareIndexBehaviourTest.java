@@ -120,6 +120,34 @@ class SortednessAwareIndexBehaviourTest {
         }
     }
 
+    /**
+     * A single writer sorts a full buffer before it takes the exclusive lock for the flush cycle, so readers wait
+     * for less; the other modes sort under the lock. Either way the index holds the same entries.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(io.nearsort.core.Concurrency.class)
+    void aSingleWriterSortsAheadOfTheFlushCycle(final io.nearsort.core.Concurrency concurrency) {
+        final int n = 200_000;
+        final long[] keys = KLGenerator.workload(n).kPercent(5).lPercent(5).seed(8).generate();
+        try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(n / 100).concurrency(concurrency)
+                .build()) {
+            for (final long key : keys) {
+                index.put(key, -key);
+            }
+            final IndexStats stats = index.stats();
+            if (concurrency == io.nearsort.core.Concurrency.SINGLE_WRITER) {
+                assertTrue(stats.counter(SwareCounters.SORTS_AHEAD) >= stats.counter(SwareCounters.BUFFER_FLUSHES)
+                        - stats.counter(SwareCounters.UNSORTED_PREFIX_FLUSHES), stats.toString());
+            } else {
+                assertEquals(0, stats.counter(SwareCounters.SORTS_AHEAD), stats.toString());
+            }
+            for (final long key : keys) {
+                assertEquals(-key, index.getOrDefault(key, 0));
+            }
+            assertEquals(n, index.size());
+        }
+    }
+
     @Test
     void lastSortedZoneFollowsFigure5() {
         try (SortednessAwareIndex index = smallZones(4 * ZONE)) {

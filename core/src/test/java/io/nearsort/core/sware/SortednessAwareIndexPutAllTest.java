@@ -147,11 +147,11 @@ class SortednessAwareIndexPutAllTest {
                             single.remove(gone);
                             oracle.remove(gone);
                         }
-                        assertEquals(single.stats().counters(), batched.stats().counters(), label + ", round " + round);
+                        assertEquals(counters(single), counters(batched), label + ", round " + round);
                     }
                     batched.flush();
                     single.flush();
-                    assertEquals(single.stats().counters(), batched.stats().counters(), label + ", flushed");
+                    assertEquals(counters(single), counters(batched), label + ", flushed");
                     assertEquals(oracle, batched.asNavigableMap(), label + ", flushed");
                     assertEquals(Long.MAX_VALUE, batched.asNavigableMap().lastKey());
                 }
@@ -197,13 +197,24 @@ class SortednessAwareIndexPutAllTest {
                             single.remove(probe);
                             oracle.remove(probe);
                         }
-                        assertEquals(single.stats().counters(), batched.stats().counters(), label + ", round " + round);
+                        assertEquals(counters(single), counters(batched), label + ", round " + round);
                         from = to;
                     }
                     assertEquals(oracle, batched.asNavigableMap(), label);
                 }
             }
         }
+    }
+
+    /**
+     * Every counter but where the flush cycles' sorts ran: a single writer's put sorts a full buffer before taking
+     * the lock ({@code bufferSortsAhead}), its putAll under the lock it already holds. The sorts themselves, by
+     * algorithm, are compared.
+     */
+    private static java.util.Map<String, Long> counters(final SortednessAwareIndex index) {
+        final java.util.Map<String, Long> counters = new java.util.TreeMap<>(index.stats().counters());
+        counters.remove(SwareCounters.SORTS_AHEAD);
+        return counters;
     }
 
     private static SortednessAwareIndex build(final int capacity, final double flushFraction,
