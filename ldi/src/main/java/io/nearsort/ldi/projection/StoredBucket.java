@@ -147,6 +147,21 @@ public final class StoredBucket {
         return columns;
     }
 
+    /** Estimated heap bytes of the block (keys, row ids, columns, strings counted as {@link PendingColumns} does). */
+    long heapBytes() {
+        long bytes = 16L * count;
+        for (Object c : columns) {
+            if (c instanceof String[] s) {
+                for (String v : s) {
+                    bytes += 8 + PendingColumns.stringBytes(v);
+                }
+            } else {
+                bytes += 8L * count;
+            }
+        }
+        return bytes;
+    }
+
     /** Rows in the block. */
     public int count() {
         return count;
