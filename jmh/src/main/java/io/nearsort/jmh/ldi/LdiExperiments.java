@@ -3,6 +3,7 @@ package io.nearsort.jmh.ldi;
 import io.nearsort.ldi.baselines.BaselineStore;
 import io.nearsort.ldi.io.IoStats;
 import io.nearsort.ldi.io.ThetaCalibration;
+import io.nearsort.ldi.io.WriteMax;
 import io.nearsort.ldi.projection.ColumnStore;
 import io.nearsort.ldi.projection.ColumnType;
 import io.nearsort.ldi.projection.ColumnarStore;
@@ -14,11 +15,8 @@ import io.nearsort.ldi.projection.TableLayout;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -194,26 +192,7 @@ public final class LdiExperiments {
 
     /** Seconds to write {@code bytes} sequentially in 1 MiB requests and force them: the device's Write_MAX. */
     private double writeMax(final long bytes) throws IOException {
-        final Path file = root.resolve("write-max.bin");
-        final ByteBuffer chunk = ByteBuffer.allocateDirect(1 << 20);
-        final SplittableRandom rnd = new SplittableRandom(1);
-        while (chunk.hasRemaining()) {
-            chunk.putLong(rnd.nextLong());
-        }
-        final long start = System.nanoTime();
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            long written = 0;
-            while (written < bytes) {
-                chunk.clear().limit((int) Math.min(chunk.capacity(), bytes - written));
-                while (chunk.hasRemaining()) {
-                    written += ch.write(chunk);
-                }
-            }
-            ch.force(true);
-        }
-        final double s = seconds(start);
-        Files.delete(file);
-        return s;
+        return WriteMax.seconds(root, bytes);
     }
 
     /** One query of Table 6: a key range holding {@code selectivity} of the rows. */
