@@ -4,6 +4,7 @@ import io.nearsort.ldi.baselines.BaselineStore;
 import io.nearsort.ldi.io.IoStats;
 import io.nearsort.ldi.io.ThetaCalibration;
 import io.nearsort.ldi.io.WriteMax;
+import io.nearsort.ldi.projection.ColumnBatch;
 import io.nearsort.ldi.projection.ColumnStore;
 import io.nearsort.ldi.projection.ColumnType;
 import io.nearsort.ldi.projection.ColumnarStore;
@@ -11,6 +12,7 @@ import io.nearsort.ldi.projection.KeyCodec;
 import io.nearsort.ldi.projection.MaintenanceReport;
 import io.nearsort.ldi.projection.Projection;
 import io.nearsort.ldi.projection.QueryResult;
+import io.nearsort.ldi.projection.RowCursor;
 import io.nearsort.ldi.projection.TableLayout;
 
 import java.io.IOException;
@@ -43,18 +45,31 @@ import java.util.stream.Stream;
  *       cross-checked.</li>
  *   <li>{@code threads}: the I/O handler's reader threads (Eq. 9) swept from 1 to 8, with one and with four
  *       concurrent clients.</li>
+ *   <li>{@code append}: the column store's ways in, side by side: every row through {@code append(Object...)}
+ *       (boxed rows, as the row API takes them) and through {@code append(ColumnBatch)} (column arrays of 4,096
+ *       rows), each load into a new store ending with a flush; with {@code --before} also the row API of an
+ *       earlier build ({@link EarlierColumnStore}); rounds rotate the order, medians count.</li>
+ *   <li>{@code stream}: a query over every row of the first projection, materialised ({@code query}) and streamed
+ *       ({@code scan}), with the heap each one peaked at.</li>
  * </ul>
  * {@code --cold} drops the OS page cache before every query (needs root); otherwise reads are served warm.
  *
  * <pre>
  * java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -cp jmh/target/benchmarks.jar \
  *     io.nearsort.jmh.ldi.LdiExperiments load nyc:1000000
+ * java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -Xmx4g -cp jmh/target/benchmarks.jar \
+ *     io.nearsort.jmh.ldi.LdiExperiments append nyc:1000000 --rounds 5 \
+ *     --before BASE/core/target/nearsort-core-0.1.0-SNAPSHOT.jar:BASE/ldi/target/nearsort-ldi-0.1.0-SNAPSHOT.jar:AGRONA_JAR
+ * java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -Xmx3g -cp jmh/target/benchmarks.jar \
+ *     io.nearsort.jmh.ldi.LdiExperiments stream nyc:2000000
  * </pre>
  */
 public final class LdiExperiments {
     /** Table 6: selectivities of Q1–Q10. */
     static final double[] SELECTIVITY = {0.003, 0.006, 0.015, 0.026, 0.050, 0.067, 0.083, 0.100, 0.130, 0.150};
     private static final int POSITIONS = 5;
+    /** Rows of a column batch in the {@code append} and {@code stream} modes. */
+    private static final int BATCH_ROWS = 4096;
 
     private final BenchTable table;
     private final Path root;
@@ -68,10 +83,20 @@ public final class LdiExperiments {
     }
 
     public static void main(final String[] args) throws Exception {
-        if (args.length < 2 || !List.of("load", "query", "threads").contains(args[0])
+        if (args.length < 2 || !List.of("load", "query", "threads", "append", "stream").contains(args[0])
                 || !(args[1].startsWith("nyc:") || args[1].startsWith("lineitem:"))) {
-            System.err.println("usage: LdiExperiments load|query|threads nyc:ROWS|lineitem:SCALE_FACTOR [--cold]");
+            System.err.println("usage: LdiExperiments load|query|threads|append|stream nyc:ROWS|lineitem:SCALE_FACTOR"
+                    + " [--cold] [--rounds R] [--before CORE_JAR:LDI_JAR:AGRONA_JAR]");
             System.exit(2);
+        }
+        final int at = List.of(args).indexOf("--rounds");
+        final int rounds = at > 0 ? Integer.parseInt(args[at + 1]) : 5;
+        final int b = List.of(args).indexOf("--before");
+        final List<Path> before = new ArrayList<>();
+        if (b > 0) {
+            for (String jar : args[b + 1].split(java.io.File.pathSeparator)) {
+                before.add(Path.of(jar));
+            }
         }
         final boolean cold = List.of(args).contains("--cold");
         final String[] spec = args[1].split(":", 2);
@@ -87,6 +112,8 @@ public final class LdiExperiments {
             switch (args[0]) {
                 case "load" -> x.load();
                 case "query" -> x.query();
+                case "append" -> x.append(rounds, before);
+                case "stream" -> x.stream();
                 default -> x.threads();
             }
         } finally {
@@ -160,6 +187,185 @@ public final class LdiExperiments {
             }
         }
         out.println();
+    }
+
+    /** Loads every row through the batch API (column arrays of 4,096 rows) and flushes; returns seconds. */
+    private double loadBatches(final ColumnStore store) throws IOException {
+        final ColumnBatch batch = ColumnBatch.allocate(table.schema(), BATCH_ROWS);
+        final long start = System.nanoTime();
+        int from = 0;
+        while (from < table.rows()) {
+            from += table.fill(batch, from);
+            store.append(batch);
+        }
+        store.flush();
+        return seconds(start);
+    }
+
+    /**
+     * The row API and the batch API side by side: {@code rounds} rounds, each loading the table into a new store each
+     * way, in an order that rotates, medians count. The rows are made as each API takes them, from the same columns
+     * in memory: boxed rows for {@code append(Object...)}, filled column arrays for {@code append(ColumnBatch)}; what
+     * making them alone costs is measured too. With {@code before} (the core, ldi and Agrona jars of an earlier
+     * build), the earlier build's row API is loaded in the same rounds ({@link EarlierColumnStore}).
+     */
+    private void append(final int rounds, final List<Path> before) throws IOException {
+        final List<String> ways = new ArrayList<>(List.of("row API", "batch API"));
+        if (!before.isEmpty()) {
+            ways.add(0, "row API, earlier build");
+        }
+        final double[][] s = new double[ways.size()][rounds];
+        out.print("| round |");
+        ways.forEach(w -> out.print(" " + w + " s |"));
+        out.println();
+        out.print("|---:|");
+        ways.forEach(w -> out.print("---:|"));
+        out.println();
+        for (int r = 0; r < rounds; r++) {
+            for (int k = 0; k < ways.size(); k++) {
+                final int way = (k + r) % ways.size();
+                final String name = ways.get(way);
+                final Path dir = root.resolve("append-" + r + "-" + way);
+                if (name.equals("row API, earlier build")) {
+                    try (EarlierColumnStore store = EarlierColumnStore.open(before, dir, table)) {
+                        final long start = System.nanoTime();
+                        for (int i = 0; i < table.rows(); i++) {
+                            store.append(table.row(i));
+                        }
+                        store.flush();
+                        s[way][r] = seconds(start);
+                    }
+                } else {
+                    try (ColumnStore store = ColumnStore.open(dir, table.schema(), table.projections(),
+                            StoreKind.ldiOptions(1, 2.0))) {
+                        s[way][r] = name.equals("batch API") ? loadBatches(store) : loadInto(store);
+                    }
+                }
+                deleteTree(dir);
+            }
+            out.printf(Locale.ROOT, "| %d |", r + 1);
+            for (double[] w : s) {
+                out.printf(Locale.ROOT, " %.2f |", w[r]);
+            }
+            out.println();
+        }
+        out.print("| median |");
+        final double batch = median(s[ways.size() - 1]);
+        for (double[] w : s) {
+            out.printf(Locale.ROOT, " %.2f (%,.0f rows/s) |", median(w), table.rows() / median(w));
+        }
+        out.println();
+        out.println();
+        for (int w = 0; w < ways.size() - 1; w++) {
+            out.printf(Locale.ROOT, "batch API speedup over the %s: **%.2fx** (median of %d rounds; per round:",
+                    ways.get(w), median(s[w]) / batch, rounds);
+            for (int r = 0; r < rounds; r++) {
+                out.printf(Locale.ROOT, " %.2fx", s[w][r] / s[ways.size() - 1][r]);
+            }
+            out.println(")");
+        }
+        out.println();
+        final ColumnBatch b = ColumnBatch.allocate(table.schema(), BATCH_ROWS);
+        final long start = System.nanoTime();
+        long sink = 0;
+        int from = 0;
+        while (from < table.rows()) {
+            from += table.fill(b, from);
+            sink += b.rows();
+        }
+        final double fillOnly = seconds(start);
+        if (sink != table.rows()) {
+            throw new IllegalStateException("rows lost");
+        }
+        out.printf(Locale.ROOT, "Included above: making and checking the boxed rows alone %.2f s; filling the column"
+                + " arrays alone %.2f s.%n%n", rowsOnly(), fillOnly);
+    }
+
+    private static double median(final double[] values) {
+        final double[] s = values.clone();
+        Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    /**
+     * A query over every row of the first projection, all its columns: materialised, then streamed by a cursor
+     * (every value read), each after a full GC, with the heap's peak above what was live before.
+     */
+    private void stream() throws IOException {
+        final Path dir = root.resolve("stream");
+        try (ColumnStore store = ColumnStore.open(dir, table.schema(), table.projections(),
+                StoreKind.ldiOptions(1, 2.0))) {
+            loadBatches(store);
+        }
+        final Projection p = table.projections().get(0);
+        final String[] columns = p.columns().toArray(String[]::new);
+        out.printf(Locale.ROOT, "%s: all %,d rows, %d columns; heap peak above the live heap before the query "
+                + "(max heap %,d MB)%n%n", p.name(), table.rows(), columns.length,
+                Runtime.getRuntime().maxMemory() >> 20);
+        out.println("| query | s | rows | heap peak MB | rows held at once |");
+        out.println("|---|---:|---:|---:|---:|");
+        try (ColumnStore store = ColumnStore.open(dir, table.schema(), table.projections(),
+                StoreKind.ldiOptions(1, 2.0))) {
+            long base = resetHeapPeak();
+            long start = System.nanoTime();
+            try {
+                final QueryResult r = store.queryOrdered(p.name(), Long.MIN_VALUE, Long.MAX_VALUE, columns);
+                out.printf(Locale.ROOT, "| materialised (query) | %.2f | %,d | %,d | %,d |%n", seconds(start),
+                        r.size(), (heapPeak() - base) >> 20, r.size());
+            } catch (OutOfMemoryError e) {
+                out.printf(Locale.ROOT, "| materialised (query) | %.2f | OutOfMemoryError | | |%n", seconds(start));
+            }
+            base = resetHeapPeak();
+            start = System.nanoTime();
+            long n = 0;
+            double sum = 0;
+            try (RowCursor c = store.scanOrdered(p.name(), Long.MIN_VALUE, Long.MAX_VALUE, columns)) {
+                final List<io.nearsort.ldi.projection.Column> types = c.columns();
+                while (c.next()) {
+                    for (int i = 0; i < types.size(); i++) {
+                        sum += switch (types.get(i).type()) {
+                            case LONG -> c.getLong(i);
+                            case DOUBLE -> c.getDouble(i);
+                            default -> c.getString(i).length();
+                        };
+                    }
+                    n++;
+                }
+                out.printf(Locale.ROOT, "| streamed (scan, %,d-row window) | %.2f | %,d | %,d | %,d |%n",
+                        StoreKind.ldiOptions(1, 2.0).cursorWindowRows(),
+                        seconds(start), n, (heapPeak() - base) >> 20, c.peakRows());
+            }
+            if (n != table.rows() || Double.isNaN(sum)) {
+                throw new IllegalStateException("streamed " + n + " rows of " + table.rows());
+            }
+        }
+        out.println();
+    }
+
+    /** Collects garbage, resets the heap pools' peaks; returns the heap used now. */
+    private static long resetHeapPeak() {
+        System.gc();
+        long used = 0;
+        for (java.lang.management.MemoryPoolMXBean pool : java.lang.management.ManagementFactory
+                .getMemoryPoolMXBeans()) {
+            if (pool.getType() == java.lang.management.MemoryType.HEAP) {
+                pool.resetPeakUsage();
+                used += pool.getUsage().getUsed();
+            }
+        }
+        return used;
+    }
+
+    /** The heap pools' peaks since the last reset, summed. */
+    private static long heapPeak() {
+        long peak = 0;
+        for (java.lang.management.MemoryPoolMXBean pool : java.lang.management.ManagementFactory
+                .getMemoryPoolMXBeans()) {
+            if (pool.getType() == java.lang.management.MemoryType.HEAP) {
+                peak += pool.getPeakUsage().getUsed();
+            }
+        }
+        return peak;
     }
 
     /** Seconds to make and check every row without storing it: the part of each load time that is not the store's. */

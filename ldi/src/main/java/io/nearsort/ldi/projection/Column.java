@@ -94,6 +94,15 @@ public record Column(String name, ColumnType type, int width) {
             throw new IllegalArgumentException("column " + name + " does not accept null");
         }
         if (type == ColumnType.FIXED_STRING) {
+            // One pass for the common case: ASCII without NUL is as many bytes as characters.
+            boolean plain = s.length() <= width;
+            for (int i = 0; plain && i < s.length(); i++) {
+                final char c = s.charAt(i);
+                plain = c != 0 && c < 0x80;
+            }
+            if (plain) {
+                return;
+            }
             final int bytes = utf8Length(s);
             if (bytes > width) {
                 throw new IllegalArgumentException("column " + name + " holds at most " + width

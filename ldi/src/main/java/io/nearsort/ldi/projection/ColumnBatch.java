@@ -177,8 +177,12 @@ public final class ColumnBatch {
                     }
                     case FIXED_STRING, VAR_STRING -> {
                         final String[] s = (String[]) columns[c];
+                        String checked = null;
                         for (; i < rows; i++) {
-                            col.checkString(s[i]);
+                            if (s[i] != checked || s[i] == null) { // a repeated value (one instance) is checked once
+                                col.checkString(s[i]);
+                                checked = s[i];
+                            }
                         }
                     }
                     default -> {

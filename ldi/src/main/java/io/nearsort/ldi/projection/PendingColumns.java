@@ -4,11 +4,13 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The rows of a projection waiting in LDI's main buffer (§2), stored column by column in slots: one typed array per
- * projection column ({@code long[]}, {@code double[]}, {@code String[]}), plus each row's ordered key and row id.
- * The slot is the row reference the bucketizer carries, so a bucket the LDI writes gathers its rows by index into
- * typed columns without boxing. Slots are reused through a free stack; the arrays grow when the buffer (or the
- * training prefix) holds more rows than they have slots.
+ * The rows of a projection waiting in LDI's main buffer (§2), by slot: the slot is the row reference the bucketizer
+ * carries, so a bucket the LDI writes gathers its rows by index into typed columns, without boxing. A slot's numbers
+ * (LONG values, DOUBLE values as their bits) lie side by side in one {@code long[]}, its strings side by side in
+ * one {@code String[]}: appending a row writes one contiguous stretch however many columns the projection has (the
+ * slots a written bucket frees are scattered, and one array per column would cost a cache miss per value).
+ * Slots are reused through a free stack; the arrays grow when the buffer (or the training prefix) holds more rows
+ * than they have slots.
  *
  * <p>Not thread-safe: the projection store guards it. Memory: the arrays, on the heap; {@link #bytes()} estimates
  * what the rows held take, strings included, for the store's memory budget.
@@ -19,10 +21,15 @@ final class PendingColumns {
 
     private final ProjectionLayout layout;
     private final List<Column> columns;
-    private final int keyColumn;
+    /** Per projection column: its place among the slot's numbers or among its strings. */
+    private final int[] place;
+    private final int numbers;
+    private final int strings;
+    private final int keyPlace;
     private final boolean doubleKey;
     private final int fixedRowBytes;
-    private Object[] values;
+    private long[] numeric;
+    private String[] texts;
     private long[] keys;
     private long[] rowIds;
     private int[] free;
@@ -34,10 +41,23 @@ final class PendingColumns {
     PendingColumns(final ProjectionLayout layout) {
         this.layout = layout;
         this.columns = layout.columns();
-        this.keyColumn = layout.keyColumn();
+        this.place = new int[columns.size()];
+        int n = 0;
+        int s = 0;
+        for (int c = 0; c < place.length; c++) {
+            place[c] = isNumber(c) ? n++ : s++;
+        }
+        this.numbers = n;
+        this.strings = s;
+        this.keyPlace = place[layout.keyColumn()];
         this.doubleKey = layout.keyType() == ColumnType.DOUBLE;
         this.fixedRowBytes = fixedRowBytes(layout);
         grow(1024);
+    }
+
+    private boolean isNumber(final int c) {
+        final ColumnType t = columns.get(c).type();
+        return t == ColumnType.LONG || t == ColumnType.DOUBLE;
     }
 
     /** Heap bytes a row of {@code layout} takes here besides its strings: key, row id and a slot per column. */
@@ -51,16 +71,8 @@ final class PendingColumns {
     }
 
     private void grow(final int capacity) {
-        final Object[] next = new Object[columns.size()];
-        for (int c = 0; c < next.length; c++) {
-            next[c] = switch (columns.get(c).type()) {
-                case LONG -> values == null ? new long[capacity] : Arrays.copyOf((long[]) values[c], capacity);
-                case DOUBLE -> values == null ? new double[capacity] : Arrays.copyOf((double[]) values[c], capacity);
-                case FIXED_STRING, VAR_STRING -> values == null ? new String[capacity]
-                        : Arrays.copyOf((String[]) values[c], capacity);
-            };
-        }
-        values = next;
+        numeric = numeric == null ? new long[capacity * numbers] : Arrays.copyOf(numeric, capacity * numbers);
+        texts = texts == null ? new String[capacity * strings] : Arrays.copyOf(texts, capacity * strings);
         keys = keys == null ? new long[capacity] : Arrays.copyOf(keys, capacity);
         rowIds = rowIds == null ? new long[capacity] : Arrays.copyOf(rowIds, capacity);
         free = free == null ? new int[capacity] : Arrays.copyOf(free, capacity);
@@ -79,13 +91,15 @@ final class PendingColumns {
     /** Stores row {@code rowId} of a checked row (values in schema order); returns its slot. */
     int add(final long rowId, final Object[] row) {
         final int slot = slot();
-        for (int c = 0; c < values.length; c++) {
+        final int nb = slot * numbers;
+        final int sb = slot * strings;
+        for (int c = 0; c < place.length; c++) {
             final Object v = row[layout.schemaPosition(c)];
             switch (columns.get(c).type()) {
-                case LONG -> ((long[]) values[c])[slot] = (Long) v;
-                case DOUBLE -> ((double[]) values[c])[slot] = (Double) v;
+                case LONG -> numeric[nb + place[c]] = (Long) v;
+                case DOUBLE -> numeric[nb + place[c]] = Double.doubleToRawLongBits((Double) v);
                 default -> {
-                    ((String[]) values[c])[slot] = (String) v;
+                    texts[sb + place[c]] = (String) v;
                     stringBytes += stringBytes((String) v);
                 }
             }
@@ -94,28 +108,62 @@ final class PendingColumns {
         return slot;
     }
 
-    /** Stores row {@code i} of a checked batch as row {@code rowId}; returns its slot. */
-    int add(final long rowId, final ColumnBatch batch, final int i) {
-        final int slot = slot();
-        for (int c = 0; c < values.length; c++) {
+    /**
+     * Stores rows {@code [from, to)} of a checked batch as rows {@code firstRowId, …}; their slots go to
+     * {@code slots}.
+     */
+    void add(final long firstRowId, final ColumnBatch batch, final int from, final int to, final int[] slots) {
+        final int n = to - from;
+        final long[][] longs = new long[place.length][];
+        final double[][] doubles = new double[place.length][];
+        final String[][] text = new String[place.length][];
+        final int[] longPlace = new int[place.length];
+        final int[] doublePlace = new int[place.length];
+        final int[] textPlace = new int[place.length];
+        int nl = 0;
+        int nd = 0;
+        int ns = 0;
+        for (int c = 0; c < place.length; c++) {
             final Object source = batch.column(layout.schemaPosition(c));
             switch (columns.get(c).type()) {
-                case LONG -> ((long[]) values[c])[slot] = ((long[]) source)[i];
-                case DOUBLE -> ((double[]) values[c])[slot] = ((double[]) source)[i];
+                case LONG -> {
+                    longs[nl] = (long[]) source;
+                    longPlace[nl++] = place[c];
+                }
+                case DOUBLE -> {
+                    doubles[nd] = (double[]) source;
+                    doublePlace[nd++] = place[c];
+                }
                 default -> {
-                    final String s = ((String[]) source)[i];
-                    ((String[]) values[c])[slot] = s;
-                    stringBytes += stringBytes(s);
+                    text[ns] = (String[]) source;
+                    textPlace[ns++] = place[c];
                 }
             }
         }
-        finishAdd(slot, rowId);
-        return slot;
+        for (int i = 0; i < n; i++) {
+            final int slot = slot();
+            slots[i] = slot;
+            final int row = from + i;
+            final int nb = slot * numbers;
+            for (int k = 0; k < nl; k++) {
+                numeric[nb + longPlace[k]] = longs[k][row];
+            }
+            for (int k = 0; k < nd; k++) {
+                numeric[nb + doublePlace[k]] = Double.doubleToRawLongBits(doubles[k][row]);
+            }
+            final int sb = slot * strings;
+            for (int k = 0; k < ns; k++) {
+                final String s = text[k][row];
+                texts[sb + textPlace[k]] = s;
+                stringBytes += stringBytes(s);
+            }
+            finishAdd(slot, firstRowId + i);
+        }
     }
 
     private void finishAdd(final int slot, final long rowId) {
-        keys[slot] = doubleKey ? KeyCodec.ofDouble(((double[]) values[keyColumn])[slot])
-                : ((long[]) values[keyColumn])[slot];
+        final long v = numeric[slot * numbers + keyPlace];
+        keys[slot] = doubleKey ? KeyCodec.ofDouble(Double.longBitsToDouble(v)) : v;
         rowIds[slot] = rowId;
         size++;
     }
@@ -147,32 +195,30 @@ final class PendingColumns {
         return new StoredBucket(keys, ids, block, intervalLow, intervalHigh, compacted);
     }
 
+    /** The rows in {@code slots}, column by column. */
     private Object[] gather(final long[] slots, final int n) {
-        final Object[] out = new Object[values.length];
-        // Column by column, so each inner loop has one type.
-        for (int c = 0; c < values.length; c++) {
+        final Object[] out = new Object[place.length];
+        for (int c = 0; c < place.length; c++) {
+            final int p = place[c];
             switch (columns.get(c).type()) {
                 case LONG -> {
-                    final long[] src = (long[]) values[c];
                     final long[] col = new long[n];
                     for (int i = 0; i < n; i++) {
-                        col[i] = src[(int) slots[i]];
+                        col[i] = numeric[(int) slots[i] * numbers + p];
                     }
                     out[c] = col;
                 }
                 case DOUBLE -> {
-                    final double[] src = (double[]) values[c];
                     final double[] col = new double[n];
                     for (int i = 0; i < n; i++) {
-                        col[i] = src[(int) slots[i]];
+                        col[i] = Double.longBitsToDouble(numeric[(int) slots[i] * numbers + p]);
                     }
                     out[c] = col;
                 }
                 default -> {
-                    final String[] src = (String[]) values[c];
                     final String[] col = new String[n];
                     for (int i = 0; i < n; i++) {
-                        col[i] = src[(int) slots[i]];
+                        col[i] = texts[(int) slots[i] * strings + p];
                     }
                     out[c] = col;
                 }
@@ -182,11 +228,10 @@ final class PendingColumns {
     }
 
     private void release(final int slot) {
-        for (int c = 0; c < values.length; c++) {
-            if (values[c] instanceof String[] s) {
-                stringBytes -= stringBytes(s[slot]);
-                s[slot] = null;
-            }
+        final int sb = slot * strings;
+        for (int k = 0; k < strings; k++) {
+            stringBytes -= stringBytes(texts[sb + k]);
+            texts[sb + k] = null;
         }
         rowIds[slot] = -1;
         free[freeCount++] = slot;

@@ -66,6 +66,8 @@ final class ProjectionStore implements AutoCloseable {
     private final Object reclaimLock = new Object();
     private Future<ReclaimReport> reclaiming;
     private volatile boolean closing;
+    /** The writer thread's buffer for bucket encodings, reused (heap). */
+    private ByteBuffer encodeBuffer;
     private int nonCompactedSinceMaintenance;
     private int maintenanceRuns;
     private long bucketsMerged;
@@ -135,9 +137,7 @@ final class ProjectionStore implements AutoCloseable {
     void append(final long firstRowId, final ColumnBatch batch, final int from, final int to) {
         final int[] slots = new int[to - from];
         synchronized (this) {
-            for (int i = from; i < to; i++) {
-                slots[i - from] = pending.add(firstRowId + i - from, batch, i);
-            }
+            pending.add(firstRowId, batch, from, to, slots);
         }
         // Outside the lock: a bucket the LDI completes may make this thread wait for the writer, which needs it.
         for (int slot : slots) {
@@ -181,9 +181,11 @@ final class ProjectionStore implements AutoCloseable {
         }
     }
 
-    /** Appends a bucket's record in a write phase (§4.2). */
+    /** Appends a bucket's record in a write phase (§4.2). Runs on the writer thread, which owns the encode buffer. */
     private BucketEntry write(final StoredBucket b) throws IOException {
-        final ByteBuffer payload = b.encode(layout.columns());
+        final ByteBuffer payload = b.encode(layout.columns(), encodeBuffer,
+                size -> ByteBuffer.allocate(Math.max(size, 1 << 16)));
+        encodeBuffer = payload;
         final int length = payload.remaining();
         final long pointer = io.writePhase(() -> segments.append(payload));
         return new BucketEntry(pointer, length, b.low, b.high, b.count, max(b.rowIds), b.compacted);
