@@ -51,6 +51,9 @@ import java.util.stream.Stream;
  *       earlier build ({@link EarlierColumnStore}); rounds rotate the order, medians count.</li>
  *   <li>{@code stream}: a query over every row of the first projection, materialised ({@code query}) and streamed
  *       ({@code scan}), with the heap each one peaked at.</li>
+ *   <li>{@code reclaim}: space reclamation on a loaded store of 8 MiB segments after maintenance retired its
+ *       non-compacted buckets: bytes before and after, time, and the slowest of the queries another thread runs
+ *       meanwhile, against the slowest without reclamation.</li>
  * </ul>
  * {@code --cold} drops the OS page cache before every query (needs root); otherwise reads are served warm.
  *
@@ -83,9 +86,9 @@ public final class LdiExperiments {
     }
 
     public static void main(final String[] args) throws Exception {
-        if (args.length < 2 || !List.of("load", "query", "threads", "append", "stream").contains(args[0])
+        if (args.length < 2 || !List.of("load", "query", "threads", "append", "stream", "reclaim").contains(args[0])
                 || !(args[1].startsWith("nyc:") || args[1].startsWith("lineitem:"))) {
-            System.err.println("usage: LdiExperiments load|query|threads|append|stream nyc:ROWS|lineitem:SCALE_FACTOR"
+            System.err.println("usage: LdiExperiments load|query|threads|append|stream|reclaim nyc:ROWS|lineitem:SF"
                     + " [--cold] [--rounds R] [--before CORE_JAR:LDI_JAR:AGRONA_JAR]");
             System.exit(2);
         }
@@ -114,6 +117,7 @@ public final class LdiExperiments {
                 case "query" -> x.query();
                 case "append" -> x.append(rounds, before);
                 case "stream" -> x.stream();
+                case "reclaim" -> x.reclaim();
                 default -> x.threads();
             }
         } finally {
@@ -340,6 +344,97 @@ public final class LdiExperiments {
             }
         }
         out.println();
+    }
+
+    /**
+     * Space reclamation: load (batch API) into a store of 8 MiB segments with background maintenance off, commit,
+     * maintain every projection (its non-compacted buckets become dead bytes), commit, then reclaim every projection
+     * while a second thread runs short range queries on the first; two more commits let the emptied segments go
+     * (two commit points are retained). Reports bytes, times and the slowest query with and without reclamation.
+     */
+    private void reclaim() throws Exception {
+        final Path dir = root.resolve("reclaim");
+        final io.nearsort.ldi.projection.ColumnStoreOptions options = StoreKind.ldiOptions(1, 2.0)
+                .withSegmentBytes(8L << 20).withReclamation(0);
+        try (ColumnStore store = ColumnStore.open(dir, table.schema(), table.projections(), options)) {
+            loadBatches(store);
+            store.flush(java.util.Map.of("step", "loaded"));
+            long start = System.nanoTime();
+            for (Projection p : table.projections()) {
+                store.maintain(p.name());
+            }
+            store.flush(java.util.Map.of("step", "maintained"));
+            out.printf(Locale.ROOT, "maintenance of every projection: %.2f s%n%n", seconds(start));
+            out.println("| state | segment MB | live MB | dead MB | files | s |");
+            out.println("|---|---:|---:|---:|---:|---:|");
+            printSpace(store, "after maintenance", Double.NaN);
+            final Projection first = table.projections().get(0);
+            final long[] keys = table.keys(first.name()).clone();
+            Arrays.sort(keys);
+            final double quiet = slowestQuery(store, first, keys, () -> Thread.sleep(2000));
+            final long[] moved = new long[1];
+            start = System.nanoTime();
+            final double busy = slowestQuery(store, first, keys, () -> {
+                for (Projection p : table.projections()) {
+                    moved[0] += store.reclaim(p.name(), 0.0).bucketsMoved();
+                }
+            });
+            final double reclaimSeconds = seconds(start);
+            printSpace(store, "after reclaim (copies done)", reclaimSeconds);
+            start = System.nanoTime();
+            store.flush(java.util.Map.of("step", "reclaimed"));
+            store.flush(java.util.Map.of("step", "reclaimed, committed again"));
+            printSpace(store, "two commits later (old segments deleted)", seconds(start));
+            out.printf(Locale.ROOT, "%n%,d buckets copied. Short range queries (0.1%% of %s) on another thread: slowest"
+                    + " %.1f ms while reclamation ran, %.1f ms over 2 s without it.%n%n", moved[0], first.name(),
+                    busy, quiet);
+        }
+    }
+
+    private void printSpace(final ColumnStore store, final String label, final double s) {
+        final io.nearsort.ldi.projection.StoreStats st = store.stats();
+        int files = 0;
+        long segments = 0;
+        for (io.nearsort.ldi.projection.ProjectionStats p : st.projections().values()) {
+            files += p.segments();
+            segments += p.dataBytes();
+        }
+        out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %d | %s |%n", label, segments / 1e6, st.liveBytes() / 1e6,
+                st.deadBytes() / 1e6, files, Double.isNaN(s) ? "" : String.format(Locale.ROOT, "%.2f", s));
+    }
+
+    /** Work the main thread does while a second thread runs short queries; its slowest query, ms. */
+    @FunctionalInterface
+    private interface Work {
+        void run() throws Exception;
+    }
+
+    private double slowestQuery(final ColumnStore store, final Projection p, final long[] sortedKeys,
+                                final Work work) throws Exception {
+        final java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        final double[] slowest = new double[1];
+        final Thread reader = new Thread(() -> {
+            final SplittableRandom rnd = new SplittableRandom(3);
+            final int span = Math.max(1, sortedKeys.length / 1000);
+            try {
+                while (!stop.get()) {
+                    final int from = rnd.nextInt(sortedKeys.length - span);
+                    final long t = System.nanoTime();
+                    store.queryOrdered(p.name(), sortedKeys[from], sortedKeys[from + span - 1], p.key());
+                    slowest[0] = Math.max(slowest[0], (System.nanoTime() - t) / 1e6);
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }, "reclaim-reader");
+        reader.start();
+        try {
+            work.run();
+        } finally {
+            stop.set(true);
+            reader.join();
+        }
+        return slowest[0];
     }
 
     /** Collects garbage, resets the heap pools' peaks; returns the heap used now. */

@@ -38,5 +38,7 @@ class LdiExperimentsSmokeTest {
         assertTrue(append.contains("| median |") && append.contains("batch API speedup over the row API"), append);
         final String stream = run("stream", "nyc:30000");
         assertTrue(stream.contains("| streamed (scan") && stream.contains("| materialised (query) |"), stream);
+        final String reclaim = run("reclaim", "nyc:60000");
+        assertTrue(reclaim.contains("two commits later") && reclaim.contains("buckets copied"), reclaim);
     }
 }

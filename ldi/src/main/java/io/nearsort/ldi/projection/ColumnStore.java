@@ -68,6 +68,8 @@ import java.util.stream.Stream;
 public final class ColumnStore implements ColumnarStore {
     /** Rows of a batch appended between two memory-budget checks. */
     private static final int BATCH_CHUNK = 256;
+    /** The size below which the manifest is not rewritten. */
+    private static final long REWRITE_BYTES = Manifest.DEFAULT_REWRITE_BYTES;
 
     private final Path directory;
     private final TableLayout table;
@@ -103,12 +105,12 @@ public final class ColumnStore implements ColumnarStore {
             if (!Manifest.exists(directory)) {
                 refuseForeignFiles(directory, given);
                 log = Manifest.create(directory, given.encode(), given.projections().size(),
-                        options.retainedCommits(), Manifest.DEFAULT_REWRITE_BYTES);
+                        options.retainedCommits(), REWRITE_BYTES);
             } else {
                 final int count = given != null ? given.projections().size()
                         : TableLayout.decode(peekLayout(directory)).projections().size();
                 log = Manifest.open(directory, count, options.retainedCommits(), options.commitPoint(),
-                        Manifest.DEFAULT_REWRITE_BYTES);
+                        REWRITE_BYTES);
             }
             final TableLayout stored;
             try {
@@ -603,7 +605,7 @@ public final class ColumnStore implements ColumnarStore {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException("listing " + directory + " failed", e);
         }
-        return new StoreStats(nextRowId, committedRows, live, dead, files, manifest.bytes(),
+        return new StoreStats(nextRowId, committedRows, live, dead, files, manifest.bytes(), manifest.rewrites(),
                 manifest.commits().size(), memoryBytes(), options.memoryBudget(), each);
     }
 
