@@ -109,7 +109,7 @@ final class IngestCommand extends NearsortMain.Subcommand {
     int queries;
 
     @Option(names = "--rounds", paramLabel = "R", defaultValue = "3",
-            description = "with --compare: loads of each store, in a rotated order each round; the median counts "
+            description = "with --compare: loads (and query sets) of each store, in a rotated order each round; the median counts "
                     + "(default ${DEFAULT-VALUE})")
     int rounds;
 
