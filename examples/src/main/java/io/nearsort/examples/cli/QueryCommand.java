@@ -31,7 +31,9 @@ import java.util.Locale;
                 + "max of --columns over the range instead.",
             "Bounds are numbers, min or max, or for a long key also dates (yyyy-mm-dd: days since 1970-01-01, as "
                 + "ingest stores date columns). Output is tab-separated with a header line, or CSV with --csv; the "
-                + "count of rows goes to standard error."},
+                + "count of rows goes to standard error.",
+            "The store is opened exclusively: not while an ingest writes to it (the error says which process "
+                + "holds it)."},
         footerHeading = "%nExamples:%n",
         footer = {"  nearsort query --dir store/lineitem --list-projections",
             "  nearsort query --dir store/lineitem --projection by_shipdate --range 1995-03-01 1995-03-07 "

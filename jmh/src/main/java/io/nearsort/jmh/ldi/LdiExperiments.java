@@ -589,7 +589,10 @@ public final class LdiExperiments {
             final double theta = calibrateTheta(ldiDir);
             stores.put("LDI", ColumnStore.open(ldiDir, table.schema(), table.projections(),
                     StoreKind.ldiOptions(1, theta)));
-            stores.put("LDI_Par (4 readers)", ColumnStore.open(ldiDir, table.schema(), table.projections(),
+            // A store is opened by one ColumnStore at a time (its lock): LDI_Par reads a copy of LDI's files.
+            final Path parDir = root.resolve("LDI_Par");
+            copyStore(ldiDir, parDir);
+            stores.put("LDI_Par (4 readers)", ColumnStore.open(parDir, table.schema(), table.projections(),
                     StoreKind.ldiOptions(4, theta)));
             for (Projection p : table.projections().subList(0, 2)) {
                 final List<RangeQuery> qs = queries(p, SELECTIVITY);
@@ -695,10 +698,11 @@ public final class LdiExperiments {
      */
     private double calibrateTheta(final Path ldiDir) throws IOException {
         final String first = table.projections().get(0).name();
-        final long bytes = Files.size(ldiDir.resolve(first + ".ldi"));
+        final long bytes;
         final int buckets;
         try (ColumnStore s = ColumnStore.open(ldiDir, table.schema(), table.projections(),
                 StoreKind.ldiOptions(1, 2.0))) {
+            bytes = s.stats(first).liveBytes();
             buckets = s.stats(first).buckets();
         }
         final double theta = ThetaCalibration.measure(root, (int) (bytes / buckets), StoreKind.THETA_GROUP);
@@ -729,6 +733,18 @@ public final class LdiExperiments {
             }
         }
         return sum;
+    }
+
+    /** Copies a closed store's files (the lock file aside) into a new directory. */
+    private static void copyStore(final Path from, final Path to) throws IOException {
+        Files.createDirectories(to);
+        try (Stream<Path> files = Files.list(from)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                if (!f.getFileName().toString().equals(io.nearsort.ldi.io.StoreLock.FILE)) {
+                    Files.copy(f, to.resolve(f.getFileName()));
+                }
+            }
+        }
     }
 
     private static void deleteTree(final Path dir) throws IOException {
