@@ -9,10 +9,14 @@
  *       interval pointers, compacted and non-compacted buckets) and ARB (Eq. 7).</li>
  *   <li>{@code ibtree}: the interval B-tree over bucket key ranges (§4.1): in memory for the buckets of the current
  *       session, and on disk in {@code k·4 KiB} checksummed nodes read through a bounded cache.</li>
- *   <li>{@code io}: checksummed record files and the I/O handler of §4.2 (phases, de-duplication, θ grouping,
- *       parallel readers).</li>
+ *   <li>{@code io}: checksummed record files, a projection's bucket file cut into segments addressed by bucket
+ *       pointers (§4.1's fileID and offset), the store lock, and the I/O handler of §4.2 (phases, de-duplication,
+ *       θ grouping, parallel readers).</li>
+ *   <li>{@code commit}: the store's manifest, the log of its commit points: one record commits every projection's
+ *       bucket changes with the caller's metadata, atomically; retained commit points, roll-back, rewrites.</li>
  *   <li>{@code projection}: the {@link io.nearsort.ldi.projection.ColumnStore}: typed schema, projections, one LDI
- *       per projection, bucket directory and on-disk IB-tree, maintenance (§3.3), range queries and aggregates;
+ *       per projection, row and column-batch appends, bucket directory and on-disk IB-tree, maintenance (§3.3),
+ *       space reclamation, materialised and streamed range queries and aggregates, commit points, memory budget;
  *       plus what every store kind shares ({@link io.nearsort.ldi.projection.ColumnarStore}, the block encoding,
  *       the k-way block merger, the exact result builder).</li>
  *   <li>{@code baselines}: the LSM-like leveled and tiered merge policies (one level engine for the in-memory model

@@ -20,14 +20,17 @@ import java.util.concurrent.Callable;
  * naming the option, file and line), 1 on an internal failure.
  */
 @Command(name = "nearsort", mixinStandardHelpOptions = true, versionProvider = NearsortMain.Version.class,
-        description = "Profiles the sortedness of key streams and measures what sortedness-aware indexes buy on them.",
+        description = "Profiles the sortedness of key streams, measures what sortedness-aware indexes buy on them, and "
+                + "loads and queries LDI column stores.",
         subcommands = {ProfileCommand.class, GenerateCommand.class, BenchCommand.class, DemoCommand.class,
-            CommandLine.HelpCommand.class},
+            IngestCommand.class, QueryCommand.class, CommandLine.HelpCommand.class},
         footerHeading = "%nExamples:%n",
         footer = {"  nearsort demo",
             "  nearsort generate -n 1M -K 5 -L 5 -o keys.txt && nearsort profile keys.txt",
             "  nearsort bench -n 10M -K 5 -L 5 --lookups 1M --verify",
             "  nearsort bench --grid --chart out/grid.png",
+            "  nearsort ingest --tpch lineitem:0.1 --dir store/lineitem",
+            "  nearsort query --dir store/lineitem --projection by_shipdate --range 1995-03-01 1995-03-07",
             "",
             "Exit codes: 0 success, 2 bad arguments or input (one line on standard error), 1 internal failure."})
 public final class NearsortMain implements Callable<Integer> {

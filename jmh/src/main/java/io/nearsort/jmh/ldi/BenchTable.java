@@ -1,5 +1,6 @@
 package io.nearsort.jmh.ldi;
 
+import io.nearsort.ldi.projection.ColumnBatch;
 import io.nearsort.ldi.projection.Projection;
 import io.nearsort.ldi.projection.Schema;
 
@@ -34,6 +35,12 @@ abstract class BenchTable {
 
     /** Row {@code i}, values in schema order (boxed on demand, the same cost for every store). */
     abstract Object[] row(int i);
+
+    /**
+     * Fills {@code batch} with rows {@code from .. from + n - 1} column-wise (no boxing), {@code n} as many as fit and
+     * remain; returns n.
+     */
+    abstract int fill(ColumnBatch batch, int from);
 
     /** The ordered keys of {@code projection} (as the stores order them), in arrival order. */
     abstract long[] keys(String projection);

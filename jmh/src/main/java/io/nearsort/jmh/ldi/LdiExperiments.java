@@ -3,6 +3,8 @@ package io.nearsort.jmh.ldi;
 import io.nearsort.ldi.baselines.BaselineStore;
 import io.nearsort.ldi.io.IoStats;
 import io.nearsort.ldi.io.ThetaCalibration;
+import io.nearsort.ldi.io.WriteMax;
+import io.nearsort.ldi.projection.ColumnBatch;
 import io.nearsort.ldi.projection.ColumnStore;
 import io.nearsort.ldi.projection.ColumnType;
 import io.nearsort.ldi.projection.ColumnarStore;
@@ -10,15 +12,13 @@ import io.nearsort.ldi.projection.KeyCodec;
 import io.nearsort.ldi.projection.MaintenanceReport;
 import io.nearsort.ldi.projection.Projection;
 import io.nearsort.ldi.projection.QueryResult;
+import io.nearsort.ldi.projection.RowCursor;
 import io.nearsort.ldi.projection.TableLayout;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -45,18 +45,34 @@ import java.util.stream.Stream;
  *       cross-checked.</li>
  *   <li>{@code threads}: the I/O handler's reader threads (Eq. 9) swept from 1 to 8, with one and with four
  *       concurrent clients.</li>
+ *   <li>{@code append}: the column store's ways in, side by side: every row through {@code append(Object...)}
+ *       (boxed rows, as the row API takes them) and through {@code append(ColumnBatch)} (column arrays of 4,096
+ *       rows), each load into a new store ending with a flush; with {@code --before} also the row API of an
+ *       earlier build ({@link EarlierColumnStore}); rounds rotate the order, medians count.</li>
+ *   <li>{@code stream}: a query over every row of the first projection, materialised ({@code query}) and streamed
+ *       ({@code scan}), with the heap each one peaked at.</li>
+ *   <li>{@code reclaim}: space reclamation on a loaded store of 8 MiB segments after maintenance retired its
+ *       non-compacted buckets: bytes before and after, time, and the slowest of the queries another thread runs
+ *       meanwhile, against the slowest without reclamation.</li>
  * </ul>
  * {@code --cold} drops the OS page cache before every query (needs root); otherwise reads are served warm.
  *
  * <pre>
  * java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -cp jmh/target/benchmarks.jar \
  *     io.nearsort.jmh.ldi.LdiExperiments load nyc:1000000
+ * java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -Xmx4g -cp jmh/target/benchmarks.jar \
+ *     io.nearsort.jmh.ldi.LdiExperiments append nyc:1000000 --rounds 5 \
+ *     --before BASE/core/target/nearsort-core-0.1.0-SNAPSHOT.jar:BASE/ldi/target/nearsort-ldi-0.1.0-SNAPSHOT.jar:AGRONA_JAR
+ * java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -Xmx3g -cp jmh/target/benchmarks.jar \
+ *     io.nearsort.jmh.ldi.LdiExperiments stream nyc:2000000
  * </pre>
  */
 public final class LdiExperiments {
     /** Table 6: selectivities of Q1–Q10. */
     static final double[] SELECTIVITY = {0.003, 0.006, 0.015, 0.026, 0.050, 0.067, 0.083, 0.100, 0.130, 0.150};
     private static final int POSITIONS = 5;
+    /** Rows of a column batch in the {@code append} and {@code stream} modes. */
+    private static final int BATCH_ROWS = 4096;
 
     private final BenchTable table;
     private final Path root;
@@ -70,10 +86,20 @@ public final class LdiExperiments {
     }
 
     public static void main(final String[] args) throws Exception {
-        if (args.length < 2 || !List.of("load", "query", "threads").contains(args[0])
+        if (args.length < 2 || !List.of("load", "query", "threads", "append", "stream", "reclaim").contains(args[0])
                 || !(args[1].startsWith("nyc:") || args[1].startsWith("lineitem:"))) {
-            System.err.println("usage: LdiExperiments load|query|threads nyc:ROWS|lineitem:SCALE_FACTOR [--cold]");
+            System.err.println("usage: LdiExperiments load|query|threads|append|stream|reclaim nyc:ROWS|lineitem:SF"
+                    + " [--cold] [--rounds R] [--before CORE_JAR:LDI_JAR:AGRONA_JAR]");
             System.exit(2);
+        }
+        final int at = List.of(args).indexOf("--rounds");
+        final int rounds = at > 0 ? Integer.parseInt(args[at + 1]) : 5;
+        final int b = List.of(args).indexOf("--before");
+        final List<Path> before = new ArrayList<>();
+        if (b > 0) {
+            for (String jar : args[b + 1].split(java.io.File.pathSeparator)) {
+                before.add(Path.of(jar));
+            }
         }
         final boolean cold = List.of(args).contains("--cold");
         final String[] spec = args[1].split(":", 2);
@@ -89,6 +115,9 @@ public final class LdiExperiments {
             switch (args[0]) {
                 case "load" -> x.load();
                 case "query" -> x.query();
+                case "append" -> x.append(rounds, before);
+                case "stream" -> x.stream();
+                case "reclaim" -> x.reclaim();
                 default -> x.threads();
             }
         } finally {
@@ -164,6 +193,289 @@ public final class LdiExperiments {
         out.println();
     }
 
+    /** Loads every row through the batch API (column arrays of 4,096 rows) and flushes; returns seconds. */
+    private double loadBatches(final ColumnStore store) throws IOException {
+        return loadBatches(store, Integer.MAX_VALUE);
+    }
+
+    /** {@link #loadBatches(ColumnStore)} with a commit after every {@code commitEvery} rows or so. */
+    private double loadBatches(final ColumnStore store, final int commitEvery) throws IOException {
+        final ColumnBatch batch = ColumnBatch.allocate(table.schema(), BATCH_ROWS);
+        final long start = System.nanoTime();
+        int from = 0;
+        int sinceCommit = 0;
+        while (from < table.rows()) {
+            final int n = table.fill(batch, from);
+            from += n;
+            store.append(batch);
+            sinceCommit += n;
+            if (sinceCommit >= commitEvery) {
+                store.flush();
+                sinceCommit = 0;
+            }
+        }
+        store.flush();
+        return seconds(start);
+    }
+
+    /**
+     * The row API and the batch API side by side: {@code rounds} rounds, each loading the table into a new store each
+     * way, in an order that rotates, medians count. The rows are made as each API takes them, from the same columns
+     * in memory: boxed rows for {@code append(Object...)}, filled column arrays for {@code append(ColumnBatch)}; what
+     * making them alone costs is measured too. With {@code before} (the core, ldi and Agrona jars of an earlier
+     * build), the earlier build's row API is loaded in the same rounds ({@link EarlierColumnStore}).
+     */
+    private void append(final int rounds, final List<Path> before) throws IOException {
+        final List<String> ways = new ArrayList<>(List.of("row API", "batch API"));
+        if (!before.isEmpty()) {
+            ways.add(0, "row API, earlier build");
+        }
+        final double[][] s = new double[ways.size()][rounds];
+        out.print("| round |");
+        ways.forEach(w -> out.print(" " + w + " s |"));
+        out.println();
+        out.print("|---:|");
+        ways.forEach(w -> out.print("---:|"));
+        out.println();
+        for (int r = 0; r < rounds; r++) {
+            for (int k = 0; k < ways.size(); k++) {
+                final int way = (k + r) % ways.size();
+                final String name = ways.get(way);
+                final Path dir = root.resolve("append-" + r + "-" + way);
+                if (name.equals("row API, earlier build")) {
+                    try (EarlierColumnStore store = EarlierColumnStore.open(before, dir, table)) {
+                        final long start = System.nanoTime();
+                        for (int i = 0; i < table.rows(); i++) {
+                            store.append(table.row(i));
+                        }
+                        store.flush();
+                        s[way][r] = seconds(start);
+                    }
+                } else {
+                    try (ColumnStore store = ColumnStore.open(dir, table.schema(), table.projections(),
+                            StoreKind.ldiOptions(1, 2.0))) {
+                        s[way][r] = name.equals("batch API") ? loadBatches(store) : loadInto(store);
+                    }
+                }
+                deleteTree(dir);
+            }
+            out.printf(Locale.ROOT, "| %d |", r + 1);
+            for (double[] w : s) {
+                out.printf(Locale.ROOT, " %.2f |", w[r]);
+            }
+            out.println();
+        }
+        out.print("| median |");
+        final double batch = median(s[ways.size() - 1]);
+        for (double[] w : s) {
+            out.printf(Locale.ROOT, " %.2f (%,.0f rows/s) |", median(w), table.rows() / median(w));
+        }
+        out.println();
+        out.println();
+        for (int w = 0; w < ways.size() - 1; w++) {
+            out.printf(Locale.ROOT, "batch API speedup over the %s: **%.2fx** (median of %d rounds; per round:",
+                    ways.get(w), median(s[w]) / batch, rounds);
+            for (int r = 0; r < rounds; r++) {
+                out.printf(Locale.ROOT, " %.2fx", s[w][r] / s[ways.size() - 1][r]);
+            }
+            out.println(")");
+        }
+        out.println();
+        final ColumnBatch b = ColumnBatch.allocate(table.schema(), BATCH_ROWS);
+        final long start = System.nanoTime();
+        long sink = 0;
+        int from = 0;
+        while (from < table.rows()) {
+            from += table.fill(b, from);
+            sink += b.rows();
+        }
+        final double fillOnly = seconds(start);
+        if (sink != table.rows()) {
+            throw new IllegalStateException("rows lost");
+        }
+        out.printf(Locale.ROOT, "Included above: making and checking the boxed rows alone %.2f s; filling the column"
+                + " arrays alone %.2f s.%n%n", rowsOnly(), fillOnly);
+    }
+
+    private static double median(final double[] values) {
+        final double[] s = values.clone();
+        Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    /**
+     * A query over every row of the first projection, all its columns: materialised, then streamed by a cursor
+     * (every value read), each after a full GC, with the heap's peak above what was live before.
+     */
+    private void stream() throws IOException {
+        final Path dir = root.resolve("stream");
+        try (ColumnStore store = ColumnStore.open(dir, table.schema(), table.projections(),
+                StoreKind.ldiOptions(1, 2.0))) {
+            loadBatches(store);
+        }
+        final Projection p = table.projections().get(0);
+        final String[] columns = p.columns().toArray(String[]::new);
+        out.printf(Locale.ROOT, "%s: all %,d rows, %d columns; heap peak above the live heap before the query "
+                + "(max heap %,d MB)%n%n", p.name(), table.rows(), columns.length,
+                Runtime.getRuntime().maxMemory() >> 20);
+        out.println("| query | s | rows | heap peak MB | rows held at once |");
+        out.println("|---|---:|---:|---:|---:|");
+        try (ColumnStore store = ColumnStore.open(dir, table.schema(), table.projections(),
+                StoreKind.ldiOptions(1, 2.0))) {
+            long base = resetHeapPeak();
+            long start = System.nanoTime();
+            try {
+                final QueryResult r = store.queryOrdered(p.name(), Long.MIN_VALUE, Long.MAX_VALUE, columns);
+                out.printf(Locale.ROOT, "| materialised (query) | %.2f | %,d | %,d | %,d |%n", seconds(start),
+                        r.size(), (heapPeak() - base) >> 20, r.size());
+            } catch (OutOfMemoryError e) {
+                out.printf(Locale.ROOT, "| materialised (query) | %.2f | OutOfMemoryError | | |%n", seconds(start));
+            }
+            base = resetHeapPeak();
+            start = System.nanoTime();
+            long n = 0;
+            double sum = 0;
+            try (RowCursor c = store.scanOrdered(p.name(), Long.MIN_VALUE, Long.MAX_VALUE, columns)) {
+                final List<io.nearsort.ldi.projection.Column> types = c.columns();
+                while (c.next()) {
+                    for (int i = 0; i < types.size(); i++) {
+                        sum += switch (types.get(i).type()) {
+                            case LONG -> c.getLong(i);
+                            case DOUBLE -> c.getDouble(i);
+                            default -> c.getString(i).length();
+                        };
+                    }
+                    n++;
+                }
+                out.printf(Locale.ROOT, "| streamed (scan, %,d-row window) | %.2f | %,d | %,d | %,d |%n",
+                        StoreKind.ldiOptions(1, 2.0).cursorWindowRows(),
+                        seconds(start), n, (heapPeak() - base) >> 20, c.peakRows());
+            }
+            if (n != table.rows() || Double.isNaN(sum)) {
+                throw new IllegalStateException("streamed " + n + " rows of " + table.rows());
+            }
+        }
+        out.println();
+    }
+
+    /**
+     * Space reclamation: load (batch API, a commit after every tenth of the rows: each drains the main buffers into
+     * non-compacted buckets) into a store of 8 MiB segments with background maintenance off, maintain every projection (its non-compacted buckets become dead bytes), commit, then reclaim every projection
+     * while a second thread runs short range queries on the first; two more commits let the emptied segments go
+     * (two commit points are retained). Reports bytes, times and the slowest query with and without reclamation.
+     */
+    private void reclaim() throws Exception {
+        final Path dir = root.resolve("reclaim");
+        final io.nearsort.ldi.projection.ColumnStoreOptions options = StoreKind.ldiOptions(1, 2.0)
+                .withSegmentBytes(8L << 20).withReclamation(0);
+        try (ColumnStore store = ColumnStore.open(dir, table.schema(), table.projections(), options)) {
+            loadBatches(store, Math.max(1, table.rows() / 10));
+            store.flush(java.util.Map.of("step", "loaded"));
+            long start = System.nanoTime();
+            for (Projection p : table.projections()) {
+                store.maintain(p.name());
+            }
+            store.flush(java.util.Map.of("step", "maintained"));
+            out.printf(Locale.ROOT, "maintenance of every projection: %.2f s%n%n", seconds(start));
+            out.println("| state | segment MB | live MB | dead MB | files | s |");
+            out.println("|---|---:|---:|---:|---:|---:|");
+            printSpace(store, "after maintenance (10 commits' buffers merged)", Double.NaN);
+            final Projection first = table.projections().get(0);
+            final long[] keys = table.keys(first.name()).clone();
+            Arrays.sort(keys);
+            slowestQuery(store, first, keys, () -> Thread.sleep(1000)); // warm-up
+            final double quiet = slowestQuery(store, first, keys, () -> Thread.sleep(2000));
+            final long[] moved = new long[1];
+            start = System.nanoTime();
+            final double busy = slowestQuery(store, first, keys, () -> {
+                for (Projection p : table.projections()) {
+                    moved[0] += store.reclaim(p.name(), 0.0).bucketsMoved();
+                }
+            });
+            final double reclaimSeconds = seconds(start);
+            printSpace(store, "after reclaim (copies done)", reclaimSeconds);
+            start = System.nanoTime();
+            store.flush(java.util.Map.of("step", "reclaimed"));
+            store.flush(java.util.Map.of("step", "reclaimed, committed again"));
+            printSpace(store, "two commits later (old segments deleted)", seconds(start));
+            out.printf(Locale.ROOT, "%n%,d buckets copied. Short range queries (0.1%% of %s) on another thread: slowest"
+                    + " %.1f ms while reclamation ran, %.1f ms over 2 s without it.%n%n", moved[0], first.name(),
+                    busy, quiet);
+        }
+    }
+
+    private void printSpace(final ColumnStore store, final String label, final double s) {
+        final io.nearsort.ldi.projection.StoreStats st = store.stats();
+        int files = 0;
+        long segments = 0;
+        for (io.nearsort.ldi.projection.ProjectionStats p : st.projections().values()) {
+            files += p.segments();
+            segments += p.dataBytes();
+        }
+        out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %d | %s |%n", label, segments / 1e6, st.liveBytes() / 1e6,
+                st.deadBytes() / 1e6, files, Double.isNaN(s) ? "" : String.format(Locale.ROOT, "%.2f", s));
+    }
+
+    /** Work the main thread does while a second thread runs short queries; its slowest query, ms. */
+    @FunctionalInterface
+    private interface Work {
+        void run() throws Exception;
+    }
+
+    private double slowestQuery(final ColumnStore store, final Projection p, final long[] sortedKeys,
+                                final Work work) throws Exception {
+        final java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        final double[] slowest = new double[1];
+        final Thread reader = new Thread(() -> {
+            final SplittableRandom rnd = new SplittableRandom(3);
+            final int span = Math.max(1, sortedKeys.length / 1000);
+            try {
+                while (!stop.get()) {
+                    final int from = rnd.nextInt(sortedKeys.length - span);
+                    final long t = System.nanoTime();
+                    store.queryOrdered(p.name(), sortedKeys[from], sortedKeys[from + span - 1], p.key());
+                    slowest[0] = Math.max(slowest[0], (System.nanoTime() - t) / 1e6);
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }, "reclaim-reader");
+        reader.start();
+        try {
+            work.run();
+        } finally {
+            stop.set(true);
+            reader.join();
+        }
+        return slowest[0];
+    }
+
+    /** Collects garbage, resets the heap pools' peaks; returns the heap used now. */
+    private static long resetHeapPeak() {
+        System.gc();
+        long used = 0;
+        for (java.lang.management.MemoryPoolMXBean pool : java.lang.management.ManagementFactory
+                .getMemoryPoolMXBeans()) {
+            if (pool.getType() == java.lang.management.MemoryType.HEAP) {
+                pool.resetPeakUsage();
+                used += pool.getUsage().getUsed();
+            }
+        }
+        return used;
+    }
+
+    /** The heap pools' peaks since the last reset, summed. */
+    private static long heapPeak() {
+        long peak = 0;
+        for (java.lang.management.MemoryPoolMXBean pool : java.lang.management.ManagementFactory
+                .getMemoryPoolMXBeans()) {
+            if (pool.getType() == java.lang.management.MemoryType.HEAP) {
+                peak += pool.getPeakUsage().getUsed();
+            }
+        }
+        return peak;
+    }
+
     /** Seconds to make and check every row without storing it: the part of each load time that is not the store's. */
     private double rowsOnly() {
         final TableLayout layout = new TableLayout(
@@ -194,26 +506,7 @@ public final class LdiExperiments {
 
     /** Seconds to write {@code bytes} sequentially in 1 MiB requests and force them: the device's Write_MAX. */
     private double writeMax(final long bytes) throws IOException {
-        final Path file = root.resolve("write-max.bin");
-        final ByteBuffer chunk = ByteBuffer.allocateDirect(1 << 20);
-        final SplittableRandom rnd = new SplittableRandom(1);
-        while (chunk.hasRemaining()) {
-            chunk.putLong(rnd.nextLong());
-        }
-        final long start = System.nanoTime();
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            long written = 0;
-            while (written < bytes) {
-                chunk.clear().limit((int) Math.min(chunk.capacity(), bytes - written));
-                while (chunk.hasRemaining()) {
-                    written += ch.write(chunk);
-                }
-            }
-            ch.force(true);
-        }
-        final double s = seconds(start);
-        Files.delete(file);
-        return s;
+        return WriteMax.seconds(root, bytes);
     }
 
     /** One query of Table 6: a key range holding {@code selectivity} of the rows. */
@@ -296,7 +589,10 @@ public final class LdiExperiments {
             final double theta = calibrateTheta(ldiDir);
             stores.put("LDI", ColumnStore.open(ldiDir, table.schema(), table.projections(),
                     StoreKind.ldiOptions(1, theta)));
-            stores.put("LDI_Par (4 readers)", ColumnStore.open(ldiDir, table.schema(), table.projections(),
+            // A store is opened by one ColumnStore at a time (its lock): LDI_Par reads a copy of LDI's files.
+            final Path parDir = root.resolve("LDI_Par");
+            copyStore(ldiDir, parDir);
+            stores.put("LDI_Par (4 readers)", ColumnStore.open(parDir, table.schema(), table.projections(),
                     StoreKind.ldiOptions(4, theta)));
             for (Projection p : table.projections().subList(0, 2)) {
                 final List<RangeQuery> qs = queries(p, SELECTIVITY);
@@ -402,10 +698,11 @@ public final class LdiExperiments {
      */
     private double calibrateTheta(final Path ldiDir) throws IOException {
         final String first = table.projections().get(0).name();
-        final long bytes = Files.size(ldiDir.resolve(first + ".ldi"));
+        final long bytes;
         final int buckets;
         try (ColumnStore s = ColumnStore.open(ldiDir, table.schema(), table.projections(),
                 StoreKind.ldiOptions(1, 2.0))) {
+            bytes = s.stats(first).liveBytes();
             buckets = s.stats(first).buckets();
         }
         final double theta = ThetaCalibration.measure(root, (int) (bytes / buckets), StoreKind.THETA_GROUP);
@@ -436,6 +733,18 @@ public final class LdiExperiments {
             }
         }
         return sum;
+    }
+
+    /** Copies a closed store's files (the lock file aside) into a new directory. */
+    private static void copyStore(final Path from, final Path to) throws IOException {
+        Files.createDirectories(to);
+        try (Stream<Path> files = Files.list(from)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                if (!f.getFileName().toString().equals(io.nearsort.ldi.io.StoreLock.FILE)) {
+                    Files.copy(f, to.resolve(f.getFileName()));
+                }
+            }
+        }
     }
 
     private static void deleteTree(final Path dir) throws IOException {

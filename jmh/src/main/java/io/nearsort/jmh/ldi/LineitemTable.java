@@ -1,9 +1,8 @@
 package io.nearsort.jmh.ldi;
 
-import io.nearsort.ldi.projection.Column;
+import io.nearsort.examples.cli.ingest.Lineitem;
+import io.nearsort.ldi.projection.ColumnBatch;
 import io.nearsort.ldi.projection.KeyCodec;
-import io.nearsort.ldi.projection.Projection;
-import io.nearsort.ldi.projection.Schema;
 import io.trino.tpch.LineItem;
 import io.trino.tpch.LineItemGenerator;
 
@@ -11,30 +10,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * TPC-H {@code lineitem} at a scale factor, generated in process ({@code io.trino.tpch}), in generation order:
- * {@code by_order} (6 columns, keyed on l_orderkey, which arrives sorted), {@code by_shipdate} (5 columns, keyed on
- * l_shipdate, days since 1970, spread over seven years in every order) and {@code by_price} (5 columns, keyed on
- * l_extendedprice, in no order).
+ * TPC-H {@code lineitem} at a scale factor, generated in process ({@code io.trino.tpch}), in generation order,
+ * with the schema and projections of {@code nearsort ingest --tpch} ({@link Lineitem}): {@code by_order} (6 columns,
+ * keyed on l_orderkey, which arrives sorted), {@code by_shipdate} (5 columns, keyed on l_shipdate, days since 1970,
+ * spread over seven years in every order) and {@code by_price} (5 columns, keyed on l_extendedprice, in no order).
  */
 final class LineitemTable extends BenchTable {
-    private static final Schema SCHEMA = Schema.of(Column.longColumn("l_orderkey"), Column.longColumn("l_partkey"),
-            Column.longColumn("l_suppkey"), Column.longColumn("l_linenumber"), Column.longColumn("l_quantity"),
-            Column.doubleColumn("l_extendedprice"), Column.doubleColumn("l_discount"), Column.doubleColumn("l_tax"),
-            Column.fixedString("l_returnflag", 1), Column.fixedString("l_linestatus", 1),
-            Column.longColumn("l_shipdate"), Column.longColumn("l_commitdate"), Column.longColumn("l_receiptdate"),
-            Column.fixedString("l_shipinstruct", 25), Column.fixedString("l_shipmode", 10),
-            Column.varString("l_comment"));
-    private static final List<Projection> PROJECTIONS = List.of(
-            Projection.of("by_order", "l_orderkey", "l_orderkey", "l_partkey", "l_suppkey", "l_linenumber",
-                    "l_quantity", "l_comment"),
-            Projection.of("by_shipdate", "l_shipdate", "l_shipdate", "l_commitdate", "l_receiptdate",
-                    "l_shipinstruct", "l_shipmode"),
-            Projection.of("by_price", "l_extendedprice", "l_extendedprice", "l_discount", "l_tax", "l_returnflag",
-                    "l_linestatus"));
     private final List<LineItem> items = new ArrayList<>();
 
     LineitemTable(final double scaleFactor) {
-        super("lineitem SF " + scaleFactor, SCHEMA, PROJECTIONS);
+        super("lineitem SF " + scaleFactor, Lineitem.TABLE.schema(), Lineitem.PROJECTIONS);
         for (LineItem item : new LineItemGenerator(scaleFactor, 1, 1)) {
             items.add(item);
         }
@@ -52,6 +37,27 @@ final class LineitemTable extends BenchTable {
             l.getQuantity(), l.getExtendedPrice(), l.getDiscount(), l.getTax(), l.getReturnFlag(), l.getStatus(),
             (long) l.getShipDate(), (long) l.getCommitDate(), (long) l.getReceiptDate(), l.getShipInstructions(),
             l.getShipMode(), l.getComment()};
+    }
+
+    @Override
+    int fill(final ColumnBatch b, final int from) {
+        final int n = Math.min(b.capacity(), items.size() - from);
+        final Object[] row = new Object[schema().size()];
+        for (int i = 0; i < n; i++) {
+            final Object[] r = row(from + i);
+            for (int c = 0; c < row.length; c++) {
+                final Object column = b.column(c);
+                if (column instanceof long[] l) {
+                    l[i] = (Long) r[c];
+                } else if (column instanceof double[] d) {
+                    d[i] = (Double) r[c];
+                } else {
+                    ((String[]) column)[i] = (String) r[c];
+                }
+            }
+        }
+        b.rows(n);
+        return n;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.nearsort.jmh.ldi;
 
 import io.nearsort.ldi.projection.Column;
+import io.nearsort.ldi.projection.ColumnBatch;
 import io.nearsort.ldi.projection.KeyCodec;
 import io.nearsort.ldi.projection.Projection;
 import io.nearsort.ldi.projection.Schema;
@@ -151,6 +152,47 @@ final class NycLikeTable extends BenchTable {
         r[c++] = surcharge[i];
         r[c] = Math.round(total[i] * 100);
         return r;
+    }
+
+    @Override
+    int fill(final ColumnBatch b, final int from) {
+        final int n = Math.min(b.capacity(), this.n - from);
+        int c = 0;
+        System.arraycopy(id, from, (long[]) b.column(c++), 0, n);
+        final String[] vendors = (String[]) b.column(c++);
+        final String[] flags = (String[]) b.column(c++);
+        for (int i = 0; i < n; i++) {
+            vendors[i] = VENDORS[vendor[from + i]];
+            flags[i] = storeFlag[from + i] == 0 ? "N" : "Y";
+        }
+        for (long[] col : p1Longs) {
+            System.arraycopy(col, from, (long[]) b.column(c++), 0, n);
+        }
+        for (double[] col : p1Doubles) {
+            System.arraycopy(col, from, (double[]) b.column(c++), 0, n);
+        }
+        System.arraycopy(distance, from, (double[]) b.column(c++), 0, n);
+        final double[] km = (double[]) b.column(c++);
+        final String[] zf = (String[]) b.column(c++);
+        final String[] zt = (String[]) b.column(c++);
+        for (int i = 0; i < n; i++) {
+            km[i] = distance[from + i] * 1.609;
+            zf[i] = ZONES[zoneFrom[from + i]];
+            zt[i] = ZONES[zoneTo[from + i]];
+        }
+        System.arraycopy(total, from, (double[]) b.column(c++), 0, n);
+        final String[] currency = (String[]) b.column(c++);
+        final String[] cards = (String[]) b.column(c++);
+        final double[] sur = (double[]) b.column(c++);
+        final long[] cents = (long[]) b.column(c);
+        for (int i = 0; i < n; i++) {
+            currency[i] = "USD";
+            cards[i] = CARDS[card[from + i]];
+            sur[i] = surcharge[from + i];
+            cents[i] = Math.round(total[from + i] * 100);
+        }
+        b.rows(n);
+        return n;
     }
 
     @Override

@@ -34,5 +34,11 @@ class LdiExperimentsSmokeTest {
         assertTrue(query.contains("| Q10 | 15.0% |") && query.contains("LDI_Par"), query);
         final String threads = run("threads", "nyc:70000");
         assertTrue(threads.contains("| 8 |") && threads.contains("de-duplicated"), threads);
+        final String append = run("append", "nyc:30000", "--rounds", "2");
+        assertTrue(append.contains("| median |") && append.contains("batch API speedup over the row API"), append);
+        final String stream = run("stream", "nyc:30000");
+        assertTrue(stream.contains("| streamed (scan") && stream.contains("| materialised (query) |"), stream);
+        final String reclaim = run("reclaim", "nyc:60000");
+        assertTrue(reclaim.contains("two commits later") && reclaim.contains("buckets copied"), reclaim);
     }
 }

@@ -1,17 +1,22 @@
 package io.nearsort.ldi.bucketing;
 
-/** The free slots of the {@link MainBuffer}: a binary min-heap, so the lowest free slot is reused first. */
+/**
+ * The free slots of the {@link MainBuffer}, so that the lowest free slot is reused first (Figure 2b's new keys in old
+ * positions): a bitmap of free slots under a summary bitmap of the words that have one, so taking the lowest and
+ * freeing one cost a few word operations instead of a heap's O(log B) (B = the buffer's capacity).
+ */
 final class FreeSlots {
-    private final int[] heap;
+    private final long[] words;
+    private final long[] summary;
     private int size;
 
     /** All of {@code [0, capacity)} free. */
     FreeSlots(final int capacity) {
-        heap = new int[capacity];
-        for (int i = 0; i < capacity; i++) {
-            heap[i] = i;
+        words = new long[(capacity + 63) >>> 6];
+        summary = new long[(words.length + 63) >>> 6];
+        for (int slot = 0; slot < capacity; slot++) {
+            add(slot);
         }
-        size = capacity;
     }
 
     int size() {
@@ -19,40 +24,28 @@ final class FreeSlots {
     }
 
     int pollLowest() {
-        if (size == 0) {
-            throw new IllegalStateException("no free slot");
-        }
-        final int lowest = heap[0];
-        final int last = heap[--size];
-        int i = 0;
-        while (true) {
-            final int child = 2 * i + 1;
-            if (child >= size) {
-                break;
+        for (int s = 0; s < summary.length; s++) {
+            if (summary[s] != 0) {
+                final int w = (s << 6) + Long.numberOfTrailingZeros(summary[s]);
+                final int slot = (w << 6) + Long.numberOfTrailingZeros(words[w]);
+                words[w] &= words[w] - 1;
+                if (words[w] == 0) {
+                    summary[s] &= ~(1L << w);
+                }
+                size--;
+                return slot;
             }
-            final int smaller = child + 1 < size && heap[child + 1] < heap[child] ? child + 1 : child;
-            if (heap[smaller] >= last) {
-                break;
-            }
-            heap[i] = heap[smaller];
-            i = smaller;
         }
-        if (size > 0) {
-            heap[i] = last;
-        }
-        return lowest;
+        throw new IllegalStateException("no free slot");
     }
 
     void add(final int slot) {
-        int i = size++;
-        while (i > 0) {
-            final int parent = (i - 1) >>> 1;
-            if (heap[parent] <= slot) {
-                break;
-            }
-            heap[i] = heap[parent];
-            i = parent;
+        final int w = slot >>> 6;
+        if ((words[w] & (1L << slot)) != 0) {
+            throw new IllegalStateException("slot " + slot + " is free already");
         }
-        heap[i] = slot;
+        words[w] |= 1L << slot;
+        summary[w >>> 6] |= 1L << w;
+        size++;
     }
 }

@@ -165,6 +165,25 @@ public final class RecordFile implements AutoCloseable {
         return end;
     }
 
+    /** The offset of the first record (the header's length). */
+    public long dataStart() {
+        return dataStart;
+    }
+
+    /**
+     * Cuts the file to {@code length} bytes (at least the header): what lies beyond was never committed. The cut is
+     * forced before this returns.
+     */
+    public void truncate(final long length) throws IOException {
+        if (length < dataStart || length > channel.size()) {
+            throw new CorruptFileException(path, length, "cannot cut the file (" + channel.size() + " bytes, records"
+                    + " from " + dataStart + ") to " + length + " bytes: it is shorter than its committed length");
+        }
+        channel.truncate(length);
+        channel.force(true);
+        end = length;
+    }
+
     /** The file. */
     public Path path() {
         return path;

@@ -1,90 +1,80 @@
 package io.nearsort.ldi.projection;
 
+import io.nearsort.ldi.commit.BucketEntry;
+import io.nearsort.ldi.commit.ProjectionCommit;
 import io.nearsort.ldi.ibtree.DiskIntervalBTree;
 import io.nearsort.ldi.ibtree.IntervalBTree;
 import io.nearsort.ldi.io.CorruptFileException;
-import io.nearsort.ldi.io.RecordFile;
+import org.agrona.collections.Int2IntHashMap;
+import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.collections.LongArrayList;
 import org.agrona.collections.LongHashSet;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
 import java.util.zip.CRC32C;
 
 /**
- * A projection's buckets: the checksummed directory file {@code <name>.dir} (one {@link BucketEntry} per live
- * bucket; appended at persist, rewritten atomically once maintenance has retired buckets) and the IB-tree over
- * their key ranges (§4.1), stored on disk as {@code <name>.ibt} in {@code k·4 KiB} nodes and rebuilt from the
- * directory at every persist. Buckets added since then are searched in an in-memory IB-tree, and retired ones are
- * filtered out, so a search always sees exactly the live buckets.
+ * A projection's live buckets: the entries the manifest's commits add up to plus the changes since the last commit
+ * (handed to the next commit by {@link #takeChanges}), the live bytes of each segment (for space reclamation), and
+ * the IB-tree over the buckets' key ranges (§4.1), stored as {@code <name>.ibt} in {@code k·4 KiB} nodes. The file
+ * is derived data: it is rebuilt from the live entries when enough buckets changed since the last build (and at
+ * close), and in between buckets added since are searched in an in-memory IB-tree and retired ones filtered out, so
+ * a search always sees exactly the live buckets. A file built from another state (a crash, a roll-back) is
+ * recognised by its fingerprint and rebuilt on open.
  *
- * <p>The directory is the source of truth: an IB-tree file built from another directory (a crash between the two
- * writes) is recognised by its fingerprint and rebuilt on open. Thread safe.
+ * <p>Thread safe. Memory: one entry object per live bucket and the cached IB-tree nodes, on the heap.
  */
 final class BucketDirectory implements AutoCloseable {
-    private final Path path;
+    /** Changes since the last IB-tree build that make the next commit rebuild it, at least. */
+    private static final int MIN_REBUILD_CHANGES = 1024;
+
     private final Path indexPath;
-    private final String identity;
     private final int unitsPerNode;
     private final int fanout;
     private final int cachePages;
-    private RecordFile file;
     private final Long2ObjectHashMap<BucketEntry> live = new Long2ObjectHashMap<>();
-    private final List<BucketEntry> unpersisted = new ArrayList<>();
-    private boolean rewrite;
+    private final Long2LongHashMap liveBytes = new Long2LongHashMap(0);
+    private final Int2IntHashMap pins = new Int2IntHashMap(0);
+    private final Map<Long, BucketEntry> added = new LinkedHashMap<>();
+    private final LongArrayList retiredSinceCommit = new LongArrayList();
     private DiskIntervalBTree disk;
     private IntervalBTree recent;
-    private final LongHashSet retired = new LongHashSet();
-    private long deadBytes;
+    private final LongHashSet retiredSinceBuild = new LongHashSet();
+    private boolean changedSinceBuild;
     private long indexBuilds;
 
     /**
-     * Opens (or creates) the directory of a projection whose bucket file is {@code dataFileBytes} long.
+     * Opens the directory of a committed state: {@code entries} are its live buckets.
      *
      * @param unitsPerNode k of the IB-tree's {@code k·4 KiB} nodes
      * @param fanout       node capacity of the in-memory IB-tree of recent buckets
      * @param cachePages   IB-tree nodes kept in memory
      */
-    BucketDirectory(final Path path, final Path indexPath, final String identity, final Path dataFile,
-                    final long dataFileBytes, final int unitsPerNode, final int fanout, final int cachePages)
-            throws IOException {
-        this.path = path;
+    BucketDirectory(final Path indexPath, final Collection<BucketEntry> entries, final int unitsPerNode,
+                    final int fanout, final int cachePages) throws IOException {
         this.indexPath = indexPath;
-        this.identity = identity;
         this.unitsPerNode = unitsPerNode;
         this.fanout = fanout;
         this.cachePages = cachePages;
         this.recent = new IntervalBTree(fanout);
-        this.file = RecordFile.open(path, identity);
-        try {
-            file.scan((offset, record) -> {
-                if (record.remaining() != BucketEntry.BYTES) {
-                    throw new CorruptFileException(path, offset, "directory entry of " + record.remaining()
-                            + " bytes, expected " + BucketEntry.BYTES);
-                }
-                final BucketEntry e = BucketEntry.decode(record);
-                if (e.offset() < 0 || e.location().end() > dataFileBytes || e.high() < e.low() || e.count() < 1) {
-                    throw new CorruptFileException(dataFile, e.offset(), "bucket " + live.size()
-                            + " of the directory lies beyond the end of the file (" + dataFileBytes
-                            + " bytes): truncated");
-                }
-                if (live.put(e.offset(), e) != null) {
-                    throw new CorruptFileException(path, offset, "bucket at " + e.offset() + " listed twice");
-                }
-            });
-            openIndex();
-        } catch (IOException | RuntimeException e) {
-            close();
-            throw e;
+        for (BucketEntry e : entries) {
+            live.put(e.pointer(), e);
+            addLiveBytes(e.segment(), e.location().recordBytes());
         }
+        openIndex();
     }
 
-    /** Uses the IB-tree file if it was built from this directory, otherwise builds it. */
+    /** Uses the IB-tree file if it was built from these entries, otherwise builds it. */
     private void openIndex() throws IOException {
         final List<BucketEntry> entries = sortedEntries();
         final long fingerprint = fingerprint(entries);
@@ -98,100 +88,169 @@ final class BucketDirectory implements AutoCloseable {
                 }
                 t.close();
             } catch (CorruptFileException stale) {
-                // Derived from the checksummed directory: rebuilt below, never searched.
+                // Derived from the manifest: rebuilt below, never searched.
             }
         }
-        buildIndex(entries, fingerprint);
+        buildIndex(entries);
     }
 
-    private void buildIndex(final List<BucketEntry> entries, final long fingerprint) throws IOException {
+    private void buildIndex(final List<BucketEntry> entries) throws IOException {
         final int n = entries.size();
         final long[] lows = new long[n];
         final long[] highs = new long[n];
-        final long[] offsets = new long[n];
+        final long[] pointers = new long[n];
         for (int i = 0; i < n; i++) {
             lows[i] = entries.get(i).low();
             highs[i] = entries.get(i).high();
-            offsets[i] = entries.get(i).offset();
+            pointers[i] = entries.get(i).pointer();
         }
-        DiskIntervalBTree.write(indexPath, unitsPerNode, fingerprint, lows, highs, offsets, n);
+        DiskIntervalBTree.write(indexPath, unitsPerNode, fingerprint(entries), lows, highs, pointers, n);
         if (disk != null) {
             disk.close();
         }
         disk = DiskIntervalBTree.open(indexPath, cachePages);
         recent = new IntervalBTree(fanout);
-        retired.clear();
+        retiredSinceBuild.clear();
+        changedSinceBuild = false;
         indexBuilds++;
     }
 
-    /** A bucket was written to the data file. */
-    synchronized void add(final BucketEntry e) {
-        live.put(e.offset(), e);
-        unpersisted.add(e);
-        recent.insert(e.low(), e.high(), e.offset());
-    }
-
-    /** A bucket was replaced (by maintenance): it is no longer searched, and its bytes are dead. */
-    synchronized void retire(final BucketEntry e) {
-        if (live.remove(e.offset()) == null) {
-            throw new IllegalStateException("bucket at " + e.offset() + " of " + path + " is not live");
+    private void addLiveBytes(final int segment, final long delta) {
+        final long v = liveBytes.get(segment) + delta;
+        if (v == 0) {
+            liveBytes.remove(segment);
+        } else {
+            liveBytes.put(segment, v);
         }
-        unpersisted.remove(e);
-        retired.add(e.offset());
-        deadBytes += e.location().recordBytes();
-        rewrite = true;
     }
 
-    /** The live buckets whose key span intersects {@code [lo, hi]}. */
-    synchronized List<BucketEntry> search(final long lo, final long hi) throws IOException {
+    /** A bucket was written. */
+    synchronized void add(final BucketEntry e) {
+        live.put(e.pointer(), e);
+        addLiveBytes(e.segment(), e.location().recordBytes());
+        added.put(e.pointer(), e);
+        recent.insert(e.low(), e.high(), e.pointer());
+        changedSinceBuild = true;
+    }
+
+    /** A bucket was replaced (by maintenance or reclamation): it is no longer searched, its bytes are dead. */
+    synchronized void retire(final BucketEntry e) {
+        if (live.remove(e.pointer()) == null) {
+            throw new IllegalStateException("bucket " + e.segment() + ":" + e.location().offset() + " of "
+                    + indexPath.getFileName() + " is not live");
+        }
+        addLiveBytes(e.segment(), -e.location().recordBytes());
+        if (added.remove(e.pointer()) == null) {
+            retiredSinceCommit.addLong(e.pointer()); // committed earlier: the next commit retires it
+        }
+        retiredSinceBuild.add(e.pointer());
+        changedSinceBuild = true;
+    }
+
+    /** Whether the bucket is still live. */
+    synchronized boolean isLive(final BucketEntry e) {
+        return live.get(e.pointer()) == e;
+    }
+
+    /** The live buckets whose key span intersects {@code [lo, hi]}, pinning their segments when {@code pin}. */
+    synchronized List<BucketEntry> search(final long lo, final long hi, final boolean pin) throws IOException {
         final List<BucketEntry> out = new ArrayList<>();
-        final IntervalBTree.Visitor collect = (low, high, offset) -> {
-            if (!retired.contains(offset)) {
-                out.add(live.get(offset));
+        final IntervalBTree.Visitor collect = (low, high, pointer) -> {
+            if (!retiredSinceBuild.contains(pointer)) {
+                out.add(live.get(pointer));
             }
         };
         disk.search(lo, hi, collect);
         recent.search(lo, hi, collect);
+        if (pin) {
+            for (BucketEntry e : out) {
+                pins.put(e.segment(), pins.get(e.segment()) + 1);
+            }
+        }
         return out;
     }
 
-    /** Makes the directory durable (the data file must be forced first) and rebuilds the IB-tree file. */
-    synchronized void persist() throws IOException {
-        if (!rewrite && unpersisted.isEmpty()) {
-            return;
-        }
-        final List<BucketEntry> entries = sortedEntries();
-        if (rewrite) {
-            final Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
-            Files.deleteIfExists(tmp);
-            try (RecordFile fresh = RecordFile.open(tmp, identity)) {
-                for (BucketEntry e : entries) {
-                    fresh.append(e.encode());
-                }
-                fresh.force();
+    /** Releases the pins {@link #search} took for {@code entries}. */
+    synchronized void unpin(final List<BucketEntry> entries) {
+        for (BucketEntry e : entries) {
+            final int left = pins.get(e.segment()) - 1;
+            if (left <= 0) {
+                pins.remove(e.segment());
+            } else {
+                pins.put(e.segment(), left);
             }
-            file.close();
-            Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            file = RecordFile.open(path, identity);
-            rewrite = false;
-        } else {
-            for (BucketEntry e : unpersisted) {
-                file.append(e.encode());
-            }
-            file.force();
         }
-        unpersisted.clear();
-        buildIndex(entries, fingerprint(entries));
     }
 
-    /** Live buckets, in file order. */
+    /** Whether a query or cursor is reading segment {@code s}. */
+    synchronized boolean pinned(final int s) {
+        return pins.containsKey(s);
+    }
+
+    /**
+     * The changes since the last commit, handed to the next one, with the active segment's state ({@code active}:
+     * segment, length, next segment, read by the caller under this directory's lock).
+     */
+    synchronized ProjectionCommit takeChanges(final long[] active) {
+        final ProjectionCommit c = new ProjectionCommit(new ArrayList<>(added.values()),
+                retiredSinceCommit.toLongArray(), (int) active[0], active[1], (int) active[2]);
+        added.clear();
+        retiredSinceCommit.clear();
+        return c;
+    }
+
+    /** Whether buckets were added or retired since the last commit. */
+    synchronized boolean hasChanges() {
+        return !added.isEmpty() || !retiredSinceCommit.isEmpty();
+    }
+
+    /** Segments holding a live bucket. */
+    synchronized TreeSet<Integer> liveSegments() {
+        final TreeSet<Integer> s = new TreeSet<>();
+        liveBytes.forEachLong((segment, bytes) -> s.add((int) segment));
+        return s;
+    }
+
+    /** Bytes of live records (headers included) in segment {@code s}. */
+    synchronized long liveBytes(final int s) {
+        return liveBytes.get(s);
+    }
+
+    /** Bytes of all live records. */
+    synchronized long liveBytes() {
+        final long[] sum = {0};
+        liveBytes.forEachLong((segment, bytes) -> sum[0] += bytes);
+        return sum[0];
+    }
+
+    /** The live buckets of segment {@code s}, in file order. */
+    synchronized List<BucketEntry> liveIn(final int s) {
+        final List<BucketEntry> out = new ArrayList<>();
+        for (BucketEntry e : live.values()) {
+            if (e.segment() == s) {
+                out.add(e);
+            }
+        }
+        out.sort(Comparator.comparingLong(BucketEntry::pointer));
+        return out;
+    }
+
+    /** Rebuilds the IB-tree file when enough buckets changed since the last build ({@code force}: when any did). */
+    synchronized void maybeRebuildIndex(final boolean force) throws IOException {
+        final long changes = recent.size() + retiredSinceBuild.size();
+        if (force ? changedSinceBuild : changes >= Math.max(MIN_REBUILD_CHANGES, disk.size() / 8)) {
+            buildIndex(sortedEntries());
+        }
+    }
+
+    /** Live buckets, in pointer (segment, then file) order. */
     synchronized List<BucketEntry> entries() {
         return sortedEntries();
     }
 
     private List<BucketEntry> sortedEntries() {
         final List<BucketEntry> entries = new ArrayList<>(live.values());
-        entries.sort(Comparator.comparingLong(BucketEntry::offset));
+        entries.sort(Comparator.comparingLong(BucketEntry::pointer));
         return entries;
     }
 
@@ -208,12 +267,7 @@ final class BucketDirectory implements AutoCloseable {
         return live.size();
     }
 
-    /** Bytes of the data file held by retired buckets since open. */
-    synchronized long deadBytes() {
-        return deadBytes;
-    }
-
-    /** IB-tree files built since open (at open when the file was missing or stale, then at every persist). */
+    /** IB-tree files built since open (at open when the file was missing or stale, then when buckets changed). */
     synchronized long indexBuilds() {
         return indexBuilds;
     }
@@ -233,12 +287,9 @@ final class BucketDirectory implements AutoCloseable {
 
     @Override
     public synchronized void close() throws IOException {
-        try {
-            if (disk != null) {
-                disk.close();
-            }
-        } finally {
-            file.close();
+        if (disk != null) {
+            disk.close();
+            disk = null;
         }
     }
 }

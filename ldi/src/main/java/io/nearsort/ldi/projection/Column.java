@@ -60,22 +60,13 @@ public record Column(String name, ColumnType type, int width) {
                 }
                 if (value instanceof Double || value instanceof Float) {
                     final double d = ((Number) value).doubleValue();
-                    if (Double.isNaN(d)) {
-                        throw new IllegalArgumentException("column " + name + " does not accept NaN");
-                    }
+                    checkDouble(d);
                     return d;
                 }
             }
             case FIXED_STRING -> {
                 if (value instanceof String s) {
-                    final int bytes = utf8Length(s);
-                    if (bytes > width) {
-                        throw new IllegalArgumentException("column " + name + " holds at most " + width
-                                + " UTF-8 bytes (got " + bytes + ")");
-                    }
-                    if (s.indexOf('\0') >= 0) {
-                        throw new IllegalArgumentException("column " + name + " does not accept NUL characters");
-                    }
+                    checkString(s);
                     return s;
                 }
             }
@@ -88,6 +79,48 @@ public record Column(String name, ColumnType type, int width) {
         }
         throw new IllegalArgumentException("column " + name + " of type " + type + " does not accept a "
                 + value.getClass().getSimpleName() + " (" + value + ")");
+    }
+
+    /** Checks a value of this DOUBLE column: NaN is rejected. */
+    void checkDouble(final double d) {
+        if (Double.isNaN(d)) {
+            throw new IllegalArgumentException("column " + name + " does not accept NaN");
+        }
+    }
+
+    /** Checks a value of this string column: not null, and for FIXED_STRING at most its width, no NUL. */
+    void checkString(final String s) {
+        if (s == null) {
+            throw new IllegalArgumentException("column " + name + " does not accept null");
+        }
+        if (type == ColumnType.FIXED_STRING) {
+            // One pass for the common case: ASCII without NUL is as many bytes as characters.
+            boolean plain = s.length() <= width;
+            for (int i = 0; plain && i < s.length(); i++) {
+                final char c = s.charAt(i);
+                plain = c != 0 && c < 0x80;
+            }
+            if (plain) {
+                return;
+            }
+            final int bytes = utf8Length(s);
+            if (bytes > width) {
+                throw new IllegalArgumentException("column " + name + " holds at most " + width
+                        + " UTF-8 bytes (got " + bytes + ")");
+            }
+            if (s.indexOf('\0') >= 0) {
+                throw new IllegalArgumentException("column " + name + " does not accept NUL characters");
+            }
+        }
+    }
+
+    /** Bytes a value of this column takes in a bucket's encoding (for a VAR_STRING its offset, the text aside). */
+    int fixedBytes() {
+        return switch (type) {
+            case LONG, DOUBLE -> 8;
+            case FIXED_STRING -> width;
+            case VAR_STRING -> 4;
+        };
     }
 
     /** Bytes of {@code s} in UTF-8, without encoding it. */

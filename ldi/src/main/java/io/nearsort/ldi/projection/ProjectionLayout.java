@@ -55,6 +55,11 @@ public final class ProjectionLayout {
         return keyType;
     }
 
+    /** The schema position of the projection's column {@code i}. */
+    public int schemaPosition(final int i) {
+        return schemaPositions[i];
+    }
+
     /** The projection's values of a checked row (schema order), in projection order. */
     public Object[] project(final Object[] row) {
         final Object[] values = new Object[schemaPositions.length];

@@ -5,65 +5,105 @@ import io.nearsort.ldi.bucketing.Bucket;
 import io.nearsort.ldi.bucketing.Bucketizer;
 import io.nearsort.ldi.bucketing.BucketizerBuilder;
 import io.nearsort.ldi.bucketing.BucketizerStats;
-import io.nearsort.ldi.bucketing.KeySpan;
+import io.nearsort.ldi.commit.BucketEntry;
+import io.nearsort.ldi.commit.ProjectionCommit;
+import io.nearsort.ldi.commit.ProjectionState;
 import io.nearsort.ldi.io.BucketLocation;
+import io.nearsort.ldi.io.BucketPointer;
 import io.nearsort.ldi.io.CorruptFileException;
 import io.nearsort.ldi.io.IoHandler;
 import io.nearsort.ldi.io.RecordFile;
-import org.agrona.collections.LongArrayList;
+import io.nearsort.ldi.io.Segments;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One projection of a {@link ColumnStore}: its LDI (a {@link Bucketizer}), the rows waiting in the main buffer,
- * its bucket file ({@code <name>.ldi}) and its {@link BucketDirectory} (directory file and on-disk IB-tree, §4.1).
- * Buckets are written by the projection's own writer thread, so projections write in parallel during ingest
- * (§4.2); maintenance (§3.3) runs on that thread too, after the writes queued before it.
+ * One projection of a {@link ColumnStore}: its LDI (a {@link Bucketizer}), the rows waiting in the main buffer
+ * ({@link PendingColumns}), its bucket file cut into {@link Segments} and its {@link BucketDirectory} (live buckets
+ * and on-disk IB-tree, §4.1). Buckets are written by the projection's own writer thread, so projections write in
+ * parallel during ingest (§4.2); maintenance (§3.3) and space reclamation run on that thread too, between bucket
+ * writes.
+ *
+ * <p>Space reclamation: a sealed segment whose dead bytes (buckets retired by maintenance) reach a fraction of it
+ * has its live buckets copied, one bucket per writer task, to the active segment; each copy retires the old entry.
+ * Once a segment holds no live bucket, no retained commit point refers to it and no query reads it, it is deleted
+ * after a commit.
  */
 final class ProjectionStore implements AutoCloseable {
     /** Bucket writes queued to the writer thread before the appending thread waits for the oldest. */
-    private static final int MAX_QUEUED_WRITES = 64;
+    static final int MAX_QUEUED_WRITES = 64;
     /** Buckets decoded at a time when measuring ARB over the whole projection. */
     private static final int ARB_BATCH = 256;
 
     private final ProjectionLayout layout;
-    private final RecordFile data;
+    private final Segments segments;
     private final BucketDirectory directory;
     private final IoHandler io;
     private final Bucketizer bucketizer;
     private final ExecutorService writer;
     private final int bucketRows;
     private final int maintenanceTrigger;
-    private final PendingRows pending = new PendingRows();
-    private final List<Unwritten> unwritten = new ArrayList<>();
+    private final PendingColumns pending;
+    private final List<StoredBucket> unwritten = new ArrayList<>();
     private final List<Future<?>> writes = new ArrayList<>();
+    private final List<Future<?>> maintenance = new ArrayList<>();
+    private final AtomicLong queuedBytes = new AtomicLong();
+    private final Object reclaimLock = new Object();
+    private Future<ReclaimReport> reclaiming;
+    private volatile boolean closing;
+    /** The writer thread's buffer for bucket encodings, reused (heap). */
+    private ByteBuffer encodeBuffer;
     private int nonCompactedSinceMaintenance;
     private int maintenanceRuns;
     private long bucketsMerged;
+    private long bucketsMoved;
+    private long bytesMoved;
+    private long segmentsDeleted;
+    private long bytesReclaimed;
 
-    ProjectionStore(final Path dir, final ProjectionLayout layout, final ColumnStoreOptions o, final IoHandler io)
-            throws IOException {
+    ProjectionStore(final Path dir, final ProjectionLayout layout, final ColumnStoreOptions o, final IoHandler io,
+                    final ProjectionState state, final Set<Integer> retainedSegments) throws IOException {
         this.layout = layout;
         this.io = io;
         this.bucketRows = o.bucketCapacity();
         this.maintenanceTrigger = o.maintenanceTrigger();
+        this.pending = new PendingColumns(layout);
         final String name = layout.name();
-        this.data = RecordFile.open(dir.resolve(name + ".ldi"), layout.identity("ldi"));
+        final java.util.TreeSet<Integer> referenced = new java.util.TreeSet<>(retainedSegments);
+        for (BucketEntry e : state.live()) {
+            referenced.add(e.segment());
+        }
+        this.segments = Segments.open(dir, name, layout.identity("ldi segment"), o.segmentBytes(),
+                state.activeSegment(), state.activeEnd(), state.nextSegment(), referenced);
         try {
-            this.directory = new BucketDirectory(dir.resolve(name + ".dir"), dir.resolve(name + ".ibt"),
-                    layout.identity("ldi directory v2"), data.path(), data.size(), o.indexNodeUnits(),
+            for (BucketEntry e : state.live()) {
+                final long fileEnd = segments.has(e.segment())
+                        ? segments.file(e.segment()).size() : 0;
+                if (e.location().end() > fileEnd || e.high() < e.low() || e.count() < 1) {
+                    throw new CorruptFileException(Segments.path(dir, name, e.segment()), e.location().offset(),
+                            "bucket of " + e.count() + " rows listed by the manifest lies beyond the end of the"
+                                    + " segment (" + fileEnd + " bytes): truncated");
+                }
+            }
+            this.directory = new BucketDirectory(dir.resolve(name + ".ibt"), state.live(), o.indexNodeUnits(),
                     o.indexFanout(), o.indexCachePages());
         } catch (IOException | RuntimeException e) {
-            data.close();
+            segments.close();
             throw e;
         }
         final BucketizerBuilder ldi = Bucketizer.builder().trainingPrefix(o.trainingPrefix());
@@ -84,80 +124,96 @@ final class ProjectionStore implements AutoCloseable {
         });
     }
 
-    /** Buffers one row's projected values and feeds its key to the LDI. */
+    /** Buffers one checked row (values in schema order) and feeds its key to the LDI. */
     void append(final long rowId, final Object[] row) {
-        final Object[] values = layout.project(row);
         final int slot;
         synchronized (this) {
-            slot = pending.add(rowId, values);
+            slot = pending.add(rowId, row);
         }
-        bucketizer.add(layout.key(values), slot);
+        bucketizer.add(pending.key(slot), slot);
+    }
+
+    /** Buffers rows {@code [from, to)} of a checked batch, the first as row {@code firstRowId}. */
+    void append(final long firstRowId, final ColumnBatch batch, final int from, final int to) {
+        final int[] slots = new int[to - from];
+        synchronized (this) {
+            pending.add(firstRowId, batch, from, to, slots);
+        }
+        // Outside the lock: a bucket the LDI completes may make this thread wait for the writer, which needs it.
+        for (int slot : slots) {
+            bucketizer.add(pending.key(slot), slot);
+        }
     }
 
     /** The bucketizer's listener: the bucket's rows leave the buffer and go to the writer thread. */
     private void bucketWritten(final Bucket bucket) {
-        final long[] slots = bucket.rowRefs();
-        final long[] rowIds = new long[slots.length];
-        final List<Object[]> rows = new ArrayList<>(slots.length);
-        final long[] keys = bucket.keys();
-        final Unwritten u = new Unwritten(keys, rowIds, rows, KeySpan.min(keys), KeySpan.max(keys));
+        final StoredBucket block;
         synchronized (this) {
-            for (int i = 0; i < slots.length; i++) {
-                rowIds[i] = pending.rowId((int) slots[i]);
-                rows.add(pending.remove((int) slots[i]));
-            }
-            unwritten.add(u);
+            block = pending.take(bucket.rowRefs(), bucket.keys(), bucket.intervalLow(), bucket.intervalHigh(),
+                    bucket.compacted());
+            unwritten.add(block);
         }
+        final long bytes = block.heapBytes();
+        queuedBytes.addAndGet(bytes);
         writes.add(writer.submit(() -> {
-            // Columnar conversion and encoding happen here, off the appending thread.
-            final BucketEntry e = write(new StoredBucket(keys, rowIds, StoredBucket.columnsOf(layout.columns(), rows),
-                    bucket.intervalLow(), bucket.intervalHigh(), bucket.compacted()));
-            synchronized (this) {
-                directory.add(e);
-                unwritten.remove(u);
+            try {
+                // Encoding happens here, off the appending thread.
+                final BucketEntry e = write(block);
+                synchronized (this) {
+                    directory.add(e);
+                    unwritten.remove(block);
+                }
+            } finally {
+                queuedBytes.addAndGet(-bytes);
             }
             return null;
         }));
         if (!bucket.compacted() && maintenanceTrigger > 0
                 && ++nonCompactedSinceMaintenance >= maintenanceTrigger) {
             nonCompactedSinceMaintenance = 0;
-            writes.add(writer.submit(() -> sortMerge(false, true)));
+            maintenance.add(writer.submit(() -> sortMerge(false, true)));
         }
         if (writes.size() > MAX_QUEUED_WRITES) {
-            awaitWrites(false);
+            awaitWrites(writes, false);
         }
         if (writes.size() > MAX_QUEUED_WRITES) {
-            awaitOldestWrite(); // back-pressure: the writer is behind, so the appending thread waits for it
+            await(writes.remove(0)); // back-pressure: the writer is behind, so the appending thread waits for it
         }
     }
 
-    /** Appends a bucket's record in a write phase (§4.2). */
+    /** Appends a bucket's record in a write phase (§4.2). Runs on the writer thread, which owns the encode buffer. */
     private BucketEntry write(final StoredBucket b) throws IOException {
-        final ByteBuffer payload = b.encode(layout.columns());
-        final long offset = io.writePhase(() -> data.append(payload));
-        return new BucketEntry(offset, payload.limit(), b.low, b.high, b.count, KeySpan.max(b.rowIds), b.compacted);
+        final ByteBuffer payload = b.encode(layout.columns(), encodeBuffer,
+                size -> ByteBuffer.allocate(Math.max(size, 1 << 16)));
+        encodeBuffer = payload;
+        final int length = payload.remaining();
+        final long pointer = io.writePhase(() -> segments.append(payload));
+        return new BucketEntry(pointer, length, b.low, b.high, b.count, max(b.rowIds), b.compacted);
     }
 
-    private void awaitOldestWrite() {
-        await(writes.get(0));
-        writes.remove(0);
+    private static long max(final long[] values) {
+        long m = Long.MIN_VALUE;
+        for (long v : values) {
+            m = Math.max(m, v);
+        }
+        return m;
     }
 
-    /** Waits for one queued write (or maintenance run) and rethrows its failure. */
-    private void await(final Future<?> f) {
+    /** Waits for one queued task and rethrows its failure, naming the projection's files. */
+    private <T> T await(final Future<T> f) {
         try {
-            f.get();
+            return f.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while writing " + data.path(), e);
+            throw new IllegalStateException("interrupted while writing " + where(), e);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("writing " + data.path() + " failed", e.getCause());
+            throw new IllegalStateException("writing " + where() + " failed: " + e.getCause(), e.getCause());
         }
     }
 
-    /** Waits for finished writes (all of them when {@code all}) and rethrows a failure. */
-    private void awaitWrites(final boolean all) {
-        final var it = writes.iterator();
+    /** Waits for finished tasks of {@code list} (all of them when {@code all}) and rethrows a failure. */
+    private void awaitWrites(final List<Future<?>> list, final boolean all) {
+        final var it = list.iterator();
         while (it.hasNext()) {
             final Future<?> f = it.next();
             if (!all && !f.isDone()) {
@@ -168,35 +224,100 @@ final class ProjectionStore implements AutoCloseable {
         }
     }
 
-    /** Writes the buffered rows out, waits for the writer, and makes data, directory and IB-tree durable. */
-    void flush() throws IOException {
-        bucketizer.drain();
-        awaitWrites(true);
-        persist();
+    /** Waits until every queued bucket write is done (the writer catches up): frees the memory they hold. */
+    void awaitQueuedWrites() {
+        awaitWrites(writes, true);
     }
 
-    private void persist() throws IOException {
-        data.force();
-        directory.persist();
+    /** Writes the buffered rows out as buckets and waits for them and for queued maintenance: before a commit. */
+    void drain() {
+        bucketizer.drain();
+        awaitWrites(writes, true);
+        awaitWrites(maintenance, true);
+    }
+
+    /**
+     * The changes since the last commit and the active segment's state, taken together (the writer thread may go on
+     * writing meanwhile: what it writes later goes to the next commit).
+     */
+    Changes takeChanges() {
+        synchronized (this) {
+            final long[] active = segments.activeState();
+            final java.util.TreeSet<Integer> s = directory.liveSegments();
+            if (active[1] > 0) {
+                s.add((int) active[0]);
+            }
+            return new Changes(directory.takeChanges(active), s.stream().mapToInt(Integer::intValue).toArray());
+        }
+    }
+
+    /**
+     * A commit's share of one projection: its changes, and the segments the committed state refers to (taken at the
+     * same instant: a reclamation that empties a segment right after must not make it look unreferenced).
+     */
+    record Changes(ProjectionCommit commit, int[] referencedSegments) {
+    }
+
+    /** Whether buckets were added or retired since the last commit. */
+    boolean hasChanges() {
+        return directory.hasChanges();
+    }
+
+    /** The largest row id in a live bucket, -1 for none. */
+    long maxRowId() {
+        return directory.maxRowId();
+    }
+
+    /** Forces the segments written since the last call; returns whether a segment file was created meanwhile. */
+    boolean forceSegments() throws IOException {
+        return segments.force();
+    }
+
+    /**
+     * After a commit: deletes the segments no live bucket, retained commit point or reader needs any more, and
+     * rebuilds the IB-tree file when enough buckets changed.
+     */
+    void committed(final Set<Integer> retainedSegments) throws IOException {
+        final List<Integer> victims = new ArrayList<>();
+        synchronized (this) {
+            // Numbers before the active segment: a segment the writer starts meanwhile is not among them.
+            final List<Integer> numbers = segments.numbers();
+            final int active = segments.active();
+            final Set<Integer> live = directory.liveSegments();
+            for (int s : numbers) {
+                if (s != active && !live.contains(s) && !retainedSegments.contains(s) && !directory.pinned(s)) {
+                    victims.add(s);
+                }
+            }
+        }
+        for (int s : victims) {
+            final long bytes = segments.file(s).size();
+            segments.delete(s);
+            synchronized (this) {
+                segmentsDeleted++;
+                bytesReclaimed += bytes;
+            }
+        }
+        directory.maybeRebuildIndex(false);
     }
 
     /**
      * LDI maintenance (§3.3), on demand: after the queued writes, sort-merges every non-compacted bucket on disk
-     * into compacted buckets of n rows, retires the old ones and persists; measures ARB before and after.
+     * into compacted buckets of n rows, retires the old ones; measures ARB before and after.
      */
     MaintenanceReport maintain() throws IOException {
         final Future<MaintenanceReport> run = writer.submit(() -> sortMerge(true, false));
-        awaitWrites(true);
+        awaitWrites(writes, true);
         try {
             return run.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while maintaining " + data.path(), e);
+            throw new IllegalStateException("interrupted while maintaining " + where(), e);
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof IOException io) {
-                throw io;
+            if (e.getCause() instanceof IOException failure) {
+                throw failure;
             }
-            throw new IllegalStateException("maintaining " + data.path() + " failed", e.getCause());
+            throw new IllegalStateException("maintaining " + where() + " failed", e.getCause());
         }
     }
 
@@ -224,9 +345,97 @@ final class ProjectionStore implements AutoCloseable {
             maintenanceRuns++;
             bucketsMerged += victims.size();
         }
-        persist();
         return new MaintenanceReport(victims.size(), written.size(), rows, before, measure ? arb() : Double.NaN,
                 background);
+    }
+
+    /**
+     * Space reclamation: copies the live buckets of every sealed segment whose dead bytes are at least
+     * {@code minDeadFraction} of it (and more than none) to the active segment, one bucket per writer task so that
+     * bucket writes and queries wait at most one bucket copy. Starts a run unless one is going on; returns it.
+     */
+    Future<ReclaimReport> reclaim(final double minDeadFraction) {
+        synchronized (reclaimLock) {
+            if (reclaiming != null && !reclaiming.isDone()) {
+                return reclaiming;
+            }
+            final List<Integer> chosen = new ArrayList<>();
+            final Map<Integer, Long> dead = new LinkedHashMap<>();
+            synchronized (this) {
+                final int active = segments.active();
+                for (int s : segments.numbers()) {
+                    final long total = segments.recordBytes(s);
+                    final long d = total - directory.liveBytes(s);
+                    if (s != active && d > 0 && directory.liveBytes(s) > 0 && d >= minDeadFraction * total) {
+                        chosen.add(s);
+                        dead.put(s, d);
+                    }
+                }
+            }
+            chosen.sort(Comparator.comparingLong((Integer s) -> dead.get(s)).reversed());
+            final ReclaimRun run = new ReclaimRun(chosen);
+            run.next();
+            reclaiming = run.done;
+            return run.done;
+        }
+    }
+
+    /** One reclamation run: a chain of writer tasks, each copying one bucket and queueing the next. */
+    private final class ReclaimRun {
+        private final List<BucketEntry> todo = new ArrayList<>();
+        private final java.util.concurrent.CompletableFuture<ReclaimReport> done =
+                new java.util.concurrent.CompletableFuture<>();
+        private final int segmentsChosen;
+        private int moved;
+        private long bytes;
+        private int next;
+
+        ReclaimRun(final List<Integer> chosen) {
+            segmentsChosen = chosen.size();
+            for (int s : chosen) {
+                todo.addAll(directory.liveIn(s));
+            }
+        }
+
+        void next() {
+            if (next >= todo.size() || closing) {
+                done.complete(new ReclaimReport(layout.name(), segmentsChosen, moved, bytes));
+                return;
+            }
+            final BucketEntry e = todo.get(next++);
+            try {
+                writer.submit(() -> {
+                    try {
+                        copy(e);
+                        next();
+                    } catch (IOException | RuntimeException failure) {
+                        done.completeExceptionally(failure);
+                    }
+                });
+            } catch (java.util.concurrent.RejectedExecutionException closed) {
+                done.complete(new ReclaimReport(layout.name(), segmentsChosen, moved, bytes));
+            }
+        }
+
+        /** Runs on the writer thread: reads the record (verified), appends it to the active segment, switches. */
+        private void copy(final BucketEntry e) throws IOException {
+            if (!directory.isLive(e)) {
+                return; // maintenance retired it meanwhile
+            }
+            final RecordFile from = segments.file(e.segment());
+            final ByteBuffer payload = io.read(from, List.of(e.location())).get(e.location());
+            final long pointer = io.writePhase(() -> segments.append(payload));
+            synchronized (ProjectionStore.this) {
+                if (directory.isLive(e)) {
+                    directory.retire(e);
+                    directory.add(e.movedTo(pointer));
+                    moved++;
+                    bytes += e.location().recordBytes();
+                    bucketsMoved++;
+                    bytesMoved += e.location().recordBytes();
+                }
+            }
+        }
     }
 
     /** Eq. 7 over every bucket on disk; reads them all. */
@@ -241,71 +450,95 @@ final class ProjectionStore implements AutoCloseable {
         return Arb.of(keys);
     }
 
-    /** Reads and decodes buckets through the I/O handler, in the order given. */
-    private List<StoredBucket> read(final List<BucketEntry> entries) throws IOException {
-        final List<BucketLocation> locations = new ArrayList<>(entries.size());
-        entries.forEach(e -> locations.add(e.location()));
-        final Map<BucketLocation, ByteBuffer> bytes = io.read(data, locations);
+    /** Reads and decodes buckets through the I/O handler (one request set per segment), in the order given. */
+    List<StoredBucket> read(final List<BucketEntry> entries) throws IOException {
+        final Map<Integer, List<BucketLocation>> bySegment = new LinkedHashMap<>();
+        for (BucketEntry e : entries) {
+            bySegment.computeIfAbsent(e.segment(), s -> new ArrayList<>()).add(e.location());
+        }
+        final Map<Long, ByteBuffer> bytes = new java.util.HashMap<>();
+        for (Map.Entry<Integer, List<BucketLocation>> s : bySegment.entrySet()) {
+            final Map<BucketLocation, ByteBuffer> read = io.read(segmentFile(s.getKey()), s.getValue());
+            read.forEach((loc, b) -> bytes.put(BucketPointer.of(s.getKey(), loc.offset()), b));
+        }
         final List<StoredBucket> out = new ArrayList<>(entries.size());
-        for (BucketLocation loc : locations) {
+        for (BucketEntry e : entries) {
             try {
-                out.add(StoredBucket.decode(bytes.get(loc), layout.columns(), layout.keyColumn()));
-            } catch (IllegalStateException e) {
-                throw new CorruptFileException(data.path(), loc.offset(), e.getMessage());
+                out.add(StoredBucket.decode(bytes.get(e.pointer()), layout.columns(), layout.keyColumn()));
+            } catch (IllegalStateException | java.nio.BufferUnderflowException
+                     | IndexOutOfBoundsException failure) {
+                throw new CorruptFileException(Segments.path(segments.directory(), layout.name(), e.segment()),
+                        e.location().offset(), "bucket does not decode: " + failure.getMessage());
             }
         }
         return out;
     }
 
-    /**
-     * The rows with keys in {@code [lo, hi]}: buckets found through the IB-tree and read by the I/O handler, plus
-     * buckets still being written and rows still in the main buffer.
-     */
-    QueryResult query(final long lo, final long hi, final String[] names) throws IOException {
-        final QueryResultBuilder out = new QueryResultBuilder(layout, lo, hi, names);
-        final List<BucketEntry> onDisk;
-        final List<Unwritten> inMemory;
-        final List<Object[]> bufferedRows = new ArrayList<>();
-        final LongArrayList bufferedIds = new LongArrayList();
-        final LongArrayList bufferedKeys = new LongArrayList();
-        synchronized (this) {
-            onDisk = directory.search(lo, hi);
-            inMemory = new ArrayList<>(unwritten);
-            pending.forEach((id, values) -> {
-                final long key = layout.key(values);
-                if (key >= lo && key <= hi) {
-                    bufferedIds.addLong(id);
-                    bufferedKeys.addLong(key);
-                    bufferedRows.add(values);
-                }
-            });
+    private RecordFile segmentFile(final int s) throws IOException {
+        try {
+            return segments.file(s);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
         }
-        for (StoredBucket b : read(onDisk)) {
-            out.add(b);
-        }
-        for (Unwritten u : inMemory) {
-            if (u.high() >= lo && u.low() <= hi) {
-                out.add(StoredBucket.ofRows(layout.columns(), u.keys(), u.rowIds(), u.rows()));
-            }
-        }
-        if (!bufferedRows.isEmpty()) {
-            out.add(StoredBucket.ofRows(layout.columns(), bufferedKeys.toLongArray(), bufferedIds.toLongArray(),
-                    bufferedRows));
-        }
-        return out.build(onDisk.size());
     }
 
-    /** A bucket the LDI emitted that the writer thread has not stored yet: its rows as appended. */
-    private record Unwritten(long[] keys, long[] rowIds, List<Object[]> rows, long low, long high) {
+    /** What a query or cursor reads: pinned on-disk buckets plus copies of the rows in memory, taken together. */
+    record Snapshot(List<BucketEntry> onDisk, List<StoredBucket> inMemory) {
+    }
+
+    /**
+     * The buckets on disk whose key span meets {@code [lo, hi]} (their segments pinned until {@link #release}) and
+     * the rows in range still in memory: buckets being written and rows in the main buffer.
+     */
+    Snapshot snapshot(final long lo, final long hi) throws IOException {
+        synchronized (this) {
+            final List<BucketEntry> onDisk = directory.search(lo, hi, true);
+            final List<StoredBucket> memory = new ArrayList<>();
+            for (StoredBucket u : unwritten) {
+                if (u.high >= lo && u.low <= hi) {
+                    memory.add(u);
+                }
+            }
+            final StoredBucket buffered = pending.copyInRange(lo, hi);
+            if (buffered != null) {
+                memory.add(buffered);
+            }
+            return new Snapshot(onDisk, memory);
+        }
+    }
+
+    /** Releases a snapshot's pins. */
+    void release(final Snapshot s) {
+        directory.unpin(s.onDisk());
+    }
+
+    /** The rows with keys in {@code [lo, hi]}, exact, materialised. */
+    QueryResult query(final long lo, final long hi, final String[] names) throws IOException {
+        final QueryResultBuilder out = new QueryResultBuilder(layout, lo, hi, names);
+        final Snapshot s = snapshot(lo, hi);
+        try {
+            for (StoredBucket b : read(s.onDisk())) {
+                out.add(b);
+            }
+            s.inMemory().forEach(out::add);
+            return out.build(s.onDisk().size());
+        } finally {
+            release(s);
+        }
     }
 
     ProjectionLayout layout() {
         return layout;
     }
 
-    /** The largest row id stored on disk, -1 for none (row ids continue from it after reopening). */
-    long maxRowId() {
-        return directory.maxRowId();
+    /** Estimated heap bytes held: rows in the main buffer and buckets queued to the writer. */
+    long memoryBytes() {
+        return pending.bytes() + queuedBytes.get();
+    }
+
+    /** Heap bytes one buffered row takes besides its strings. */
+    int fixedRowBytes() {
+        return pending.fixedRowBytes();
     }
 
     synchronized int buckets() {
@@ -321,22 +554,52 @@ final class ProjectionStore implements AutoCloseable {
         for (BucketEntry e : directory.entries()) {
             nonCompacted += e.compacted() ? 0 : 1;
         }
-        return new ProjectionStats(directory.size(), nonCompacted, unwritten.size(), pending.size(), data.size(),
-                directory.deadBytes(), directory.indexBuilds(), directory.indexNodeReads(), maintenanceRuns,
-                bucketsMerged);
+        long recordBytes = 0;
+        for (int s : segments.numbers()) {
+            recordBytes += segments.recordBytes(s);
+        }
+        final long live = directory.liveBytes();
+        return new ProjectionStats(directory.size(), nonCompacted, unwritten.size(), pending.size(), segments.bytes(),
+                recordBytes - live, directory.indexBuilds(), directory.indexNodeReads(), maintenanceRuns,
+                bucketsMerged, live, segments.numbers().size(), bucketsMoved, bytesMoved, segmentsDeleted,
+                bytesReclaimed);
+    }
+
+    /** "projection P (files DIR/P.*)", for messages. */
+    String where() {
+        return "projection " + layout.name() + " (" + segments.directory().resolve(layout.name() + ".*") + ")";
+    }
+
+    /**
+     * Stops the writer (after the writes queued) and closes the files; {@code committed}: the in-memory state is the
+     * last commit's, so the IB-tree file is brought up to date for the next open.
+     */
+    void close(final boolean committed) throws IOException {
+        closing = true;
+        writer.shutdown();
+        try {
+            if (!writer.awaitTermination(60, TimeUnit.SECONDS)) {
+                writer.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            writer.shutdownNow();
+        }
+        try {
+            if (committed) {
+                directory.maybeRebuildIndex(true);
+            }
+        } finally {
+            try {
+                directory.close();
+            } finally {
+                segments.close();
+            }
+        }
     }
 
     @Override
     public void close() throws IOException {
-        try {
-            flush();
-        } finally {
-            writer.shutdownNow();
-            try {
-                directory.close();
-            } finally {
-                data.close();
-            }
-        }
+        close(false);
     }
 }

@@ -147,6 +147,21 @@ public final class StoredBucket {
         return columns;
     }
 
+    /** Estimated heap bytes of the block (keys, row ids, columns, strings counted as {@link PendingColumns} does). */
+    long heapBytes() {
+        long bytes = 16L * count;
+        for (Object c : columns) {
+            if (c instanceof String[] s) {
+                for (String v : s) {
+                    bytes += 8 + PendingColumns.stringBytes(v);
+                }
+            } else {
+                bytes += 8L * count;
+            }
+        }
+        return bytes;
+    }
+
     /** Rows in the block. */
     public int count() {
         return count;
@@ -177,59 +192,90 @@ public final class StoredBucket {
         return rowIds[i];
     }
 
-    /** The block's encoding, to be stored as one checksummed record. */
+    /** The block's encoding, to be stored as one checksummed record, in a new heap buffer. */
     public ByteBuffer encode(final List<Column> layout) {
-        int size = 4 + 8 * 4 + 1 + 8 * count;
-        final byte[][][] strings = new byte[layout.size()][][];
-        for (int c = 0; c < layout.size(); c++) {
-            final Column col = layout.get(c);
-            switch (col.type()) {
-                case LONG, DOUBLE -> size += 8 * count;
-                case FIXED_STRING -> size += col.width() * count;
-                case VAR_STRING -> {
-                    strings[c] = new byte[count][];
-                    size += 4 * (count + 1);
-                    for (int i = 0; i < count; i++) {
-                        strings[c][i] = ((String[]) columns[c])[i].getBytes(StandardCharsets.UTF_8);
-                        size += strings[c][i].length;
+        final Encoding e = new Encoding(layout);
+        return encodeInto(layout, e, ByteBuffer.allocate(e.size).order(ByteOrder.LITTLE_ENDIAN));
+    }
+
+    /**
+     * The block's encoding written into {@code reuse} when it has room, else into a buffer {@code allocate} gives
+     * for the size; returns the buffer, flipped (little-endian). A projection's writer reuses one heap buffer.
+     */
+    ByteBuffer encode(final List<Column> layout, final ByteBuffer reuse,
+                      final java.util.function.IntFunction<ByteBuffer> allocate) {
+        final Encoding e = new Encoding(layout);
+        final ByteBuffer b = reuse != null && reuse.capacity() >= e.size ? reuse : allocate.apply(e.size);
+        b.clear().limit(e.size);
+        b.order(ByteOrder.LITTLE_ENDIAN);
+        return encodeInto(layout, e, b);
+    }
+
+    /** The encoded size and the UTF-8 bytes of VAR_STRING values, computed before the buffer is chosen. */
+    private final class Encoding {
+        final int size;
+        final byte[][][] strings;
+
+        Encoding(final List<Column> layout) {
+            int bytes = 4 + 8 * 4 + 1 + 8 * count;
+            strings = new byte[layout.size()][][];
+            for (int c = 0; c < layout.size(); c++) {
+                final Column col = layout.get(c);
+                switch (col.type()) {
+                    case LONG, DOUBLE -> bytes += 8 * count;
+                    case FIXED_STRING -> bytes += col.width() * count;
+                    case VAR_STRING -> {
+                        strings[c] = new byte[count][];
+                        bytes += 4 * (count + 1);
+                        for (int i = 0; i < count; i++) {
+                            strings[c][i] = ((String[]) columns[c])[i].getBytes(StandardCharsets.UTF_8);
+                            bytes += strings[c][i].length;
+                        }
                     }
+                    default -> throw new AssertionError(col.type());
                 }
-                default -> throw new AssertionError(col.type());
             }
+            size = bytes;
         }
-        final ByteBuffer b = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    private ByteBuffer encodeInto(final List<Column> layout, final Encoding e, final ByteBuffer b) {
         b.putInt(count).putLong(low).putLong(high).putLong(intervalLow).putLong(intervalHigh)
                 .put((byte) (compacted ? 1 : 0));
-        for (long id : rowIds) {
-            b.putLong(id);
-        }
+        putLongs(b, rowIds, count);
+        byte[] scratch = null;
         for (int c = 0; c < layout.size(); c++) {
             final Column col = layout.get(c);
             switch (col.type()) {
-                case LONG -> {
-                    for (long v : (long[]) columns[c]) {
-                        b.putLong(v);
-                    }
-                }
-                case DOUBLE -> {
-                    for (double v : (double[]) columns[c]) {
-                        b.putDouble(v);
-                    }
-                }
+                case LONG -> putLongs(b, (long[]) columns[c], count);
+                case DOUBLE -> putDoubles(b, (double[]) columns[c], count);
                 case FIXED_STRING -> {
-                    for (String s : (String[]) columns[c]) {
-                        final byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
-                        b.put(bytes).put(new byte[col.width() - bytes.length]);
+                    // Fields of exactly width bytes, zero-padded: built in one array, put in one copy.
+                    final int w = col.width();
+                    if (scratch == null || scratch.length < w * count) {
+                        scratch = new byte[w * count];
                     }
+                    java.util.Arrays.fill(scratch, 0, w * count, (byte) 0);
+                    final String[] values = (String[]) columns[c];
+                    String last = null;
+                    byte[] lastBytes = null;
+                    for (int i = 0; i < count; i++) {
+                        if (values[i] != last) { // repeated values (one instance) are encoded once
+                            last = values[i];
+                            lastBytes = last.getBytes(StandardCharsets.UTF_8);
+                        }
+                        System.arraycopy(lastBytes, 0, scratch, i * w, lastBytes.length);
+                    }
+                    b.put(scratch, 0, w * count);
                 }
                 case VAR_STRING -> {
                     int offset = 0;
                     b.putInt(offset);
-                    for (byte[] s : strings[c]) {
+                    for (byte[] s : e.strings[c]) {
                         offset += s.length;
                         b.putInt(offset);
                     }
-                    for (byte[] s : strings[c]) {
+                    for (byte[] s : e.strings[c]) {
                         b.put(s);
                     }
                 }
@@ -238,6 +284,71 @@ public final class StoredBucket {
         }
         return b.flip();
     }
+
+    /** Little-endian views of byte arrays: one intrinsic store or load per value, no per-call bounds re-checks. */
+    private static final java.lang.invoke.VarHandle LONGS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final java.lang.invoke.VarHandle DOUBLES =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private static void putLongs(final ByteBuffer b, final long[] v, final int n) {
+        if (b.hasArray()) {
+            final byte[] a = b.array();
+            final int at = b.arrayOffset() + b.position();
+            java.util.Objects.checkFromIndexSize(b.position(), 8 * n, b.limit());
+            for (int i = 0; i < n; i++) {
+                LONGS.set(a, at + 8 * i, v[i]);
+            }
+        } else {
+            b.asLongBuffer().put(v, 0, n);
+        }
+        b.position(b.position() + 8 * n);
+    }
+
+    private static void putDoubles(final ByteBuffer b, final double[] v, final int n) {
+        if (b.hasArray()) {
+            final byte[] a = b.array();
+            final int at = b.arrayOffset() + b.position();
+            java.util.Objects.checkFromIndexSize(b.position(), 8 * n, b.limit());
+            for (int i = 0; i < n; i++) {
+                DOUBLES.set(a, at + 8 * i, v[i]);
+            }
+        } else {
+            b.asDoubleBuffer().put(v, 0, n);
+        }
+        b.position(b.position() + 8 * n);
+    }
+
+    private static void getLongs(final ByteBuffer b, final long[] v) {
+        final int n = v.length;
+        if (b.hasArray()) {
+            final byte[] a = b.array();
+            final int at = b.arrayOffset() + b.position();
+            java.util.Objects.checkFromIndexSize(b.position(), 8 * n, b.limit());
+            for (int i = 0; i < n; i++) {
+                v[i] = (long) LONGS.get(a, at + 8 * i);
+            }
+        } else {
+            b.asLongBuffer().get(v);
+        }
+        b.position(b.position() + 8 * n);
+    }
+
+    private static void getDoubles(final ByteBuffer b, final double[] v) {
+        final int n = v.length;
+        if (b.hasArray()) {
+            final byte[] a = b.array();
+            final int at = b.arrayOffset() + b.position();
+            java.util.Objects.checkFromIndexSize(b.position(), 8 * n, b.limit());
+            for (int i = 0; i < n; i++) {
+                v[i] = (double) DOUBLES.get(a, at + 8 * i);
+            }
+        } else {
+            b.asDoubleBuffer().get(v);
+        }
+        b.position(b.position() + 8 * n);
+    }
+
 
     /**
      * Decodes a verified payload; {@code keyColumn} is the key's position in {@code layout}.
@@ -256,25 +367,19 @@ public final class StoredBucket {
         final long intervalHigh = b.getLong();
         final boolean compacted = b.get() == 1;
         final long[] rowIds = new long[count];
-        for (int i = 0; i < count; i++) {
-            rowIds[i] = b.getLong();
-        }
+        getLongs(b, rowIds);
         final Object[] columns = new Object[layout.size()];
         for (int c = 0; c < layout.size(); c++) {
             final Column col = layout.get(c);
             switch (col.type()) {
                 case LONG -> {
                     final long[] v = new long[count];
-                    for (int i = 0; i < count; i++) {
-                        v[i] = b.getLong();
-                    }
+                    getLongs(b, v);
                     columns[c] = v;
                 }
                 case DOUBLE -> {
                     final double[] v = new double[count];
-                    for (int i = 0; i < count; i++) {
-                        v[i] = b.getDouble();
-                    }
+                    getDoubles(b, v);
                     columns[c] = v;
                 }
                 case FIXED_STRING -> {

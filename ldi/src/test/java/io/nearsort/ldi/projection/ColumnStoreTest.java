@@ -159,7 +159,7 @@ class ColumnStoreTest {
         try (ColumnStore store = ColumnStore.open(dir, SCHEMA, PROJECTIONS, OPTIONS)) {
             appendRows(store, 4000, rnd);
         }
-        final Path data = dir.resolve("by_id.ldi");
+        final Path data = io.nearsort.ldi.io.Segments.path(dir, "by_id", 0);
         final long size = Files.size(data);
         try (RandomAccessFile f = new RandomAccessFile(data.toFile(), "rw")) {
             final long at = size / 2;
@@ -171,7 +171,7 @@ class ColumnStoreTest {
         try (ColumnStore store = ColumnStore.open(dir, SCHEMA, PROJECTIONS, OPTIONS)) {
             final CorruptFileException e = assertThrows(CorruptFileException.class,
                     () -> store.query("by_id", Long.MIN_VALUE, Long.MAX_VALUE, "id"));
-            assertTrue(e.getMessage().contains("by_id.ldi"), e.getMessage());
+            assertTrue(e.getMessage().contains("by_id.000000.seg"), e.getMessage());
             // The other projection's file is intact.
             assertEquals(4000, store.query("by_distance", -10.0, 1000.0, "amount").size());
         }
@@ -210,7 +210,8 @@ class ColumnStoreTest {
                 Column.doubleColumn("distance"), Column.fixedString("flag", 3), Column.longColumn("amount"));
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ColumnStore.open(dir, other, PROJECTIONS, OPTIONS));
-        assertTrue(e.getMessage().contains("by_id.ldi"), e.getMessage());
+        assertTrue(e.getMessage().contains("store.manifest") && e.getMessage().contains(dir.toString())
+                && e.getMessage().contains("note:LONG"), e.getMessage());
         final ColumnStore closed = ColumnStore.open(dir, SCHEMA, PROJECTIONS, OPTIONS);
         closed.close();
         assertThrows(IllegalStateException.class, () -> closed.append(1L, "x", 1.0, "Y", 5L));

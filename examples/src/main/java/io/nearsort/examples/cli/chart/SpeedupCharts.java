@@ -21,9 +21,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * PNG charts of speedups (XChart, rendered headless): a K x L heat map and a speedup-over-K line chart for the
- * bench grid (the OSM-tree §5 grid), and grouped bars for a few workloads (the demo). Directories are created as
- * needed.
+ * PNG charts (XChart, rendered headless): a K x L heat map and a speedup-over-K line chart for the bench grid (the
+ * OSM-tree §5 grid), grouped bars of speedups for a few workloads (the demo) and of load and query times (ingest
+ * --compare, the LDI paper's Figures 7–9). Directories are created as needed.
  */
 public final class SpeedupCharts {
     private static final int WIDTH = 900;
@@ -95,16 +95,29 @@ public final class SpeedupCharts {
     /** Grouped bars: one group per workload, one bar per structure; {@code speedups[structure][workload]}. */
     public static void bars(final String title, final List<String> workloads, final List<String> structures,
                             final double[][] speedups, final Path png) throws IOException {
+        bars(title, "workload", "speedup over the baseline (x)", "0.00", workloads, structures, speedups, png);
+    }
+
+    /**
+     * Grouped bars of any measure: one group per category, one bar per series; {@code values[series][category]},
+     * labelled with {@code pattern} (a {@link java.text.DecimalFormat} pattern).
+     */
+    public static void bars(final String title, final String xTitle, final String yTitle, final String pattern,
+                            final List<String> categories, final List<String> series, final double[][] values,
+                            final Path png) throws IOException {
         final CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-                .xAxisTitle("workload").yAxisTitle("speedup over the baseline (x)").build();
-        chart.getStyler().setLabelsVisible(true).setDecimalPattern("0.00");
+                .xAxisTitle(xTitle).yAxisTitle(yTitle).build();
+        chart.getStyler().setLabelsVisible(true).setDecimalPattern(pattern);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-        for (int s = 0; s < structures.size(); s++) {
-            final List<Double> values = new ArrayList<>();
-            for (final double value : speedups[s]) {
-                values.add(value);
+        if (categories.size() > 6) {
+            chart.getStyler().setXAxisLabelRotation(30);
+        }
+        for (int s = 0; s < series.size(); s++) {
+            final List<Double> bars = new ArrayList<>();
+            for (final double value : values[s]) {
+                bars.add(value);
             }
-            chart.addSeries(structures.get(s), workloads, values);
+            chart.addSeries(series.get(s), categories, bars);
         }
         save(chart, png);
     }

@@ -1,0 +1,53 @@
+package io.nearsort.ldi.commit;
+
+import io.nearsort.ldi.io.BucketPointer;
+import io.nearsort.ldi.io.BucketLocation;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * One bucket of a projection as the manifest and the bucket directory know it: where its record is (a
+ * {@link BucketPointer}: segment and offset, and its payload length), its key span, its rows, its largest row id
+ * and whether it is compacted (§3.3). Encoded as a fixed {@value #BYTES}-byte little-endian record:
+ * {@code [pointer:8][length:4][low:8][high:8][count:4][maxRowId:8][compacted:1]}.
+ */
+public record BucketEntry(long pointer, int length, long low, long high, int count, long maxRowId,
+                          boolean compacted) {
+    /** Bytes of an encoded entry. */
+    public static final int BYTES = 8 + 4 + 8 + 8 + 4 + 8 + 1;
+
+    /** The segment the record is in. */
+    public int segment() {
+        return BucketPointer.segment(pointer);
+    }
+
+    /** Where the record is in its segment file. */
+    public BucketLocation location() {
+        return new BucketLocation(BucketPointer.offset(pointer), length);
+    }
+
+    /** The same bucket stored at another place (space reclamation copied it). */
+    public BucketEntry movedTo(final long newPointer) {
+        return new BucketEntry(newPointer, length, low, high, count, maxRowId, compacted);
+    }
+
+    /** Writes the entry at {@code b}'s position. */
+    public void encode(final ByteBuffer b) {
+        b.putLong(pointer).putInt(length).putLong(low).putLong(high).putInt(count).putLong(maxRowId)
+                .put((byte) (compacted ? 1 : 0));
+    }
+
+    /** The entry alone, encoded. */
+    public ByteBuffer encode() {
+        final ByteBuffer b = ByteBuffer.allocate(BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        encode(b);
+        return b.flip();
+    }
+
+    /** Reads an entry at {@code b}'s position (little-endian), advancing it. */
+    public static BucketEntry decode(final ByteBuffer b) {
+        return new BucketEntry(b.getLong(), b.getInt(), b.getLong(), b.getLong(), b.getInt(), b.getLong(),
+                b.get() == 1);
+    }
+}

@@ -1,0 +1,63 @@
+package io.nearsort.ldi.io;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.SplittableRandom;
+
+/**
+ * Write_MAX of §5 (Figures 7–8): the time the device takes to write a number of bytes sequentially, in 1 MiB
+ * requests, and force them — the floor a load of that many bytes is compared with. Measured with a temporary file
+ * in the directory given (so on the store's device), deleted afterwards.
+ */
+public final class WriteMax {
+    private static final int CHUNK = 1 << 20;
+    /** Writes shorter than this measure the final force's latency more than the device's bandwidth. */
+    public static final long MIN_PROBE_BYTES = 64L << 20;
+    /** The most {@link #estimate} writes. */
+    public static final long MAX_PROBE_BYTES = 1L << 30;
+
+    private WriteMax() {
+    }
+
+    /**
+     * Write_MAX for {@code bytes}, estimated from the device's sequential speed measured on at least
+     * {@link #MIN_PROBE_BYTES} and at most {@link #MAX_PROBE_BYTES}: {@code bytes / speed}.
+     */
+    public static double estimate(final Path dir, final long bytes) throws IOException {
+        final long probe = Math.min(MAX_PROBE_BYTES, Math.max(MIN_PROBE_BYTES, bytes));
+        return bytes * seconds(dir, probe) / probe;
+    }
+
+    /** Seconds to write {@code bytes} sequentially into a new file in {@code dir} and force them. */
+    public static double seconds(final Path dir, final long bytes) throws IOException {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("bytes must not be negative (got: " + bytes + ")");
+        }
+        final Path file = Files.createTempFile(dir, "write-max", ".bin");
+        final ByteBuffer chunk = ByteBuffer.allocateDirect(CHUNK);
+        final SplittableRandom rnd = new SplittableRandom(1);
+        while (chunk.hasRemaining()) {
+            chunk.putLong(rnd.nextLong());
+        }
+        try {
+            final long start = System.nanoTime();
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                long written = 0;
+                while (written < bytes) {
+                    chunk.clear().limit((int) Math.min(CHUNK, bytes - written));
+                    while (chunk.hasRemaining()) {
+                        written += ch.write(chunk);
+                    }
+                }
+                ch.force(true);
+            }
+            return (System.nanoTime() - start) / 1e9;
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+}

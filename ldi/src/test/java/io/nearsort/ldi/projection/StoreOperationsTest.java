@@ -1,0 +1,96 @@
+package io.nearsort.ldi.projection;
+
+import io.nearsort.ldi.io.StoreLock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The lock, the memory budget, opening by directory alone, and the errors that name the store. */
+class StoreOperationsTest {
+    @TempDir
+    Path dir;
+
+    private final StoreOracle oracle = new StoreOracle();
+
+    @Test
+    void oneOpenAtATime() throws IOException {
+        try (ColumnStore store = ColumnStore.open(dir, StoreOracle.SCHEMA, StoreOracle.PROJECTIONS)) {
+            final StoreLock.StoreLockedException e = assertThrows(StoreLock.StoreLockedException.class,
+                    () -> ColumnStore.open(dir, StoreOracle.SCHEMA, StoreOracle.PROJECTIONS));
+            assertTrue(e.getMessage().contains(dir.toString()) && e.getMessage().contains("store.lock"),
+                    e.getMessage());
+            assertThrows(StoreLock.StoreLockedException.class, () -> ColumnStore.open(dir));
+            store.append(1L, "a", 1.0, "Y", 1L);
+        }
+        try (ColumnStore store = ColumnStore.open(dir)) {
+            assertEquals(1, store.rows(), "reopened by directory alone, with the stored schema");
+            assertEquals(StoreOracle.SCHEMA.columns(), store.layout().schema().columns());
+        }
+    }
+
+    @Test
+    void openingWhatIsNotAStoreFailsNamingIt() throws IOException {
+        final NoSuchFileException e = assertThrows(NoSuchFileException.class,
+                () -> ColumnStore.open(dir.resolve("nothing")));
+        assertTrue(e.getMessage().contains("nothing"), e.getMessage());
+        Files.writeString(dir.resolve("by_id.ldi"), "old");
+        final IllegalArgumentException old = assertThrows(IllegalArgumentException.class,
+                () -> ColumnStore.open(dir, StoreOracle.SCHEMA, StoreOracle.PROJECTIONS));
+        assertTrue(old.getMessage().contains("by_id.ldi") && old.getMessage().contains("earlier format"),
+                old.getMessage());
+        Files.delete(dir.resolve("by_id.ldi"));
+        Files.writeString(dir.resolve("by_id.000003.seg"), "orphan");
+        final IllegalArgumentException orphan = assertThrows(IllegalArgumentException.class,
+                () -> ColumnStore.open(dir, StoreOracle.SCHEMA, StoreOracle.PROJECTIONS));
+        assertTrue(orphan.getMessage().contains("no store.manifest"), orphan.getMessage());
+    }
+
+    @Test
+    void theMemoryBudgetIsCheckedAtOpenAndEnforcedWithAClearError() throws IOException {
+        final ColumnStoreOptions tiny = ColumnStoreTest.OPTIONS.withMemoryBudget(10_000);
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ColumnStore.open(dir, StoreOracle.SCHEMA, StoreOracle.PROJECTIONS, tiny));
+        assertTrue(e.getMessage().contains("memoryBudget") && e.getMessage().contains("10000"), e.getMessage());
+        assertTrue(Files.notExists(dir.resolve("store.manifest")), "nothing was created");
+
+        final ColumnStoreOptions small = ColumnStoreTest.OPTIONS.withMemoryBudget(4 << 20);
+        final SplittableRandom rnd = new SplittableRandom(71);
+        try (ColumnStore store = ColumnStore.open(dir, StoreOracle.SCHEMA, StoreOracle.PROJECTIONS, small)) {
+            oracle.appendRows(store, 2000, rnd);
+            store.flush();
+            final String huge = "x".repeat(1 << 20);
+            final MemoryBudgetExceededException over = assertThrows(MemoryBudgetExceededException.class, () -> {
+                for (int i = 0; i < 100; i++) {
+                    store.append(5L, huge, 1.0, "Y", 1L);
+                }
+            });
+            assertTrue(over.getMessage().contains(dir.toString()) && over.getMessage().contains("memory budget"),
+                    over.getMessage());
+            final long rows = store.rows();
+            assertTrue(rows > 2000 && rows < 2100);
+            assertTrue(store.stats().memoryBytes() <= store.stats().memoryBudget());
+            store.flush(); // the rows that fitted are committed; the store stays usable
+            for (long i = 2000; i < rows; i++) {
+                oracle.rows.add(new Object[] {5L, huge, 1.0, "Y", 1L});
+            }
+            oracle.appendRows(store, 100, rnd);
+            oracle.checkQueries(store, rnd, 5);
+        }
+        try (ColumnStore store = ColumnStore.open(dir, StoreOracle.SCHEMA, StoreOracle.PROJECTIONS,
+                ColumnStoreTest.OPTIONS.withCursorWindow(1 << 20).withMemoryBudget(8 << 20))) {
+            final MemoryBudgetExceededException cursor = assertThrows(MemoryBudgetExceededException.class,
+                    () -> store.scan("by_id", 0L, 10L, "id", "note"));
+            assertTrue(cursor.getMessage().contains("cursorWindowRows"), cursor.getMessage());
+            assertEquals(0, store.stats().memoryBytes(), "nothing stays reserved by a refused cursor");
+        }
+    }
+}
