@@ -426,7 +426,6 @@ public final class SortednessAwareIndex implements LongIndex {
         tree.reclaimRetired();
     }
 
-    /** Writes {@link #detached} to the tree if it is on its way; the caller holds the tree's exclusive lock. */
     /**
      * After a run went to the tree outside the buffer's lock (the tree lock held): frees the pages its deletes
      * retired if no read can be inside them, that is if the buffer's exclusive lock is free; otherwise the next
@@ -442,6 +441,7 @@ public final class SortednessAwareIndex implements LongIndex {
         }
     }
 
+    /** Writes {@link #detached} to the tree if it is on its way; the caller holds the tree's exclusive lock. */
     private void emitDetached() {
         if (!emitting) {
             return;
