@@ -191,7 +191,8 @@ final class Events {
         final long deadline = System.currentTimeMillis() + 60_000;
         while (true) {
             try {
-                return ColumnStore.open(dir, ColumnStoreOptions.defaults().withCommitOnClose(false));
+                return ColumnStore.open(dir, ColumnStoreOptions.defaults().withCommitOnClose(false)
+                        .withRetainedCommits(10_000)); // reading must not trim the commit points a restore needs
             } catch (StoreLockedException e) {
                 if (System.currentTimeMillis() > deadline) {
                     throw e;
