@@ -44,6 +44,8 @@ class ConnectClusterTest {
         worker.put("plugin.discovery", "service_load");
         worker.put("offset.flush.interval.ms", "500"); // preCommit, i.e. a store commit, every half second
         worker.put("consumer.max.poll.records", "250");
+        // reassign what a leaving worker ran after 2 s, not the default 5 minutes
+        worker.put("scheduled.rebalance.max.delay.ms", "2000");
         connect = new EmbeddedConnectCluster.Builder().name("nearsort-connect").numWorkers(2).workerProps(worker)
                 .build();
         connect.start();
