@@ -19,14 +19,14 @@ import java.util.Map;
  * {@code KAFKA_OPTS}); without it the connector and its tasks fail at start naming the flag.
  */
 public final class NearsortSinkConnector extends SinkConnector {
-    /** The connector's version: the nearsort build's. */
+    /** The connector's version: the jar's Implementation-Version (the Maven project's), "unknown" off a jar. */
     static final String VERSION = versionOf(NearsortSinkConnector.class);
 
     private Map<String, String> props;
 
     private static String versionOf(final Class<?> c) {
         final String v = c.getPackage() == null ? null : c.getPackage().getImplementationVersion();
-        return v != null ? v : "0.1.0-SNAPSHOT";
+        return v != null ? v : "unknown";
     }
 
     @Override
