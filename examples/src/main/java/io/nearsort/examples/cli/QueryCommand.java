@@ -91,7 +91,10 @@ final class QueryCommand extends NearsortMain.Subcommand {
         if (limit < -1) {
             throw badArgument("--limit must be a number of rows (got: " + limit + ")");
         }
-        try (ColumnStore store = ColumnStore.open(dir, ColumnStoreOptions.defaults().withCommitOnClose(false))) {
+        // A reader keeps every commit point the store retains (the most a store may): a Flink sink's store must
+        // keep the commits a restore may roll back to, and the default of two would hide the older ones.
+        try (ColumnStore store = ColumnStore.open(dir, ColumnStoreOptions.defaults().withCommitOnClose(false)
+                .withRetainedCommits(10_000))) {
             if (list) {
                 return list(store);
             }
