@@ -34,6 +34,7 @@ final class Conversion {
     private final EpochReclamation reclamation;
     private final DataLayer dataLayer;
     private final Consumer<Shortcut> installShortcut;
+    private final Runnable retiredWork;
     /** Scratch of the merge; used by one conversion at a time (they run in sequence order). */
     private final SegmentedBlockMerge merge;
     /** Sequence of the last segmented block converted. */
@@ -42,13 +43,14 @@ final class Conversion {
 
     Conversion(final PerThreadBlockDescriptor ptb, final PageArena arena, final ContextRegistry registry,
                final EpochReclamation reclamation, final DataLayer dataLayer,
-               final Consumer<Shortcut> installShortcut) {
+               final Consumer<Shortcut> installShortcut, final Runnable retiredWork) {
         this.ptb = ptb;
         this.arena = arena;
         this.registry = registry;
         this.reclamation = reclamation;
         this.dataLayer = dataLayer;
         this.installShortcut = installShortcut;
+        this.retiredWork = retiredWork;
         this.merge = new SegmentedBlockMerge(ptb);
     }
 
@@ -113,6 +115,7 @@ final class Conversion {
             retired[1] = segmented;
             System.arraycopy(blocks, 0, retired, 2, n);
             reclamation.retire(retired);
+            retiredWork.run();
             context.conversions++;
             context.convertedEntries += entries;
             context.blocksCreated += created;

@@ -38,7 +38,16 @@ final class PerThreadBlockDescriptor {
     final int stampsOffset;
 
     PerThreadBlockDescriptor(final int blockSize) {
-        this.capacity = capacity(blockSize);
+        this(blockSize, capacity(blockSize));
+    }
+
+    /** Per-thread blocks holding at most {@code capacity} entries, at most what fits {@code blockSize} bytes. */
+    PerThreadBlockDescriptor(final int blockSize, final int capacity) {
+        if (capacity < 1 || capacity > capacity(blockSize)) {
+            throw new IllegalArgumentException("capacity must be in [1, " + capacity(blockSize) + "] (got: "
+                    + capacity + ")");
+        }
+        this.capacity = capacity;
         this.stampsOffset = ENTRIES_OFFSET + capacity * ENTRY_LENGTH;
     }
 

@@ -135,7 +135,7 @@ public final class SBTree implements LongIndex {
         this.blockSize = config.blockSize();
         this.maxSlots = config.maxPerThreadBlocks();
         this.maxBytes = config.maxBytes();
-        this.ptb = new PerThreadBlockDescriptor(blockSize);
+        this.ptb = new PerThreadBlockDescriptor(blockSize, config.perThreadBlockCapacity());
         this.dataBlocks = new DataBlockDescriptor(blockSize, config.searchTableBucket());
         final SearchBlockDescriptor searchBlocks = new SearchBlockDescriptor(blockSize);
         final int fillTarget = Math.max(1, (int) Math.floor(config.fillFactor() * dataBlocks.capacity));
@@ -147,12 +147,13 @@ public final class SBTree implements LongIndex {
         this.dataLayer = new DataLayer(dataBlocks, ptb, arena, searchLayer, reclamation, fillTarget, head,
                 this::mayAllocate);
         this.shortcut = new Shortcut(segmented, Long.MIN_VALUE, false, 0);
-        this.conversion = new Conversion(ptb, arena, registry, reclamation, dataLayer, s -> this.shortcut = s);
         this.searchLayerThread = new SearchLayerThread(searchLayer, reclamation, registry, arena,
                 INDEXES.incrementAndGet());
+        this.conversion = new Conversion(ptb, arena, registry, reclamation, dataLayer, s -> this.shortcut = s,
+                searchLayerThread::noteWork);
         this.dataLayer.attach(searchLayerThread);
+        this.searchLayerThread.attach(dataLayer);
         this.contexts = ThreadLocal.withInitial(() -> registry.register(Thread.currentThread()));
-        this.searchLayerThread.start(dataLayer);
     }
 
     // ------------------------------------------------------------------ writes (Algorithm 1)
@@ -285,7 +286,6 @@ public final class SBTree implements LongIndex {
             final long block = arena.allocate();
             final int generation = (context.generation + 1) & ThreadContext.GENERATION_MASK;
             PerThreadBlock.format(block, context.id, generation, slot);
-            context.perThreadBlock = block; // before the word: close() reads it after the word
             while (true) {
                 final long word = context.word();
                 if ((word & ThreadContext.CLOSED) != 0) {
@@ -296,6 +296,9 @@ public final class SBTree implements LongIndex {
                     break;
                 }
             }
+            // After the word: close() reads the block of a word that has reservations, and there are none in this
+            // generation until this thread makes them, after this store.
+            context.perThreadBlock = block;
             context.generation = generation;
             if (!SegmentedBlock.install(s.block, slot, block)) {
                 // The conversion closed the slot first: the block was never visible.
@@ -602,6 +605,7 @@ public final class SBTree implements LongIndex {
      */
     boolean awaitSearchLayer(final long timeoutMillis) {
         final long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        searchLayerThread.start();
         for (int spins = 0; !searchLayerThread.isIdle(); spins++) {
             if (System.nanoTime() > deadline || searchLayerThread.failure() != null) {
                 return false;

@@ -31,6 +31,8 @@ public final class SBTreeBuilder {
     private boolean hugePages = true;
     private SlabPool slabPool;
     private long maxBytes = Long.MAX_VALUE;
+    /** 0: as many as fit a block. */
+    private int perThreadBlockCapacity;
 
     /** Use {@link io.nearsort.core.Indexes#sbTree()}. */
     public SBTreeBuilder() {
@@ -60,6 +62,22 @@ public final class SBTreeBuilder {
             throw new IllegalArgumentException("maxPerThreadBlocks must be in [1, " + max + "] (got: " + blocks + ")");
         }
         this.maxPerThreadBlocks = blocks;
+        return this;
+    }
+
+    /**
+     * Entries a per-thread data block takes, from 1 to what fits a block ({@code (blockSize - 64) / 20}: 201 for
+     * 4 KiB, checked by {@link #build()}); default: all that fit. §III-C: "SB-Tree can reduce the size of each
+     * per-thread data block"; every block keeps one size (the allocator's), so fewer entries make segmented
+     * blocks smaller: recent entries reach sorted data blocks sooner, at the price of more conversions.
+     */
+    public SBTreeBuilder perThreadBlockCapacity(final int entries) {
+        final int max = PerThreadBlockDescriptor.capacity(PageArena.MAX_PAGE_SIZE);
+        if (entries < 1 || entries > max) {
+            throw new IllegalArgumentException("perThreadBlockCapacity must be in [1, " + max + "] (got: " + entries
+                    + ")");
+        }
+        this.perThreadBlockCapacity = entries;
         return this;
     }
 
@@ -150,6 +168,11 @@ public final class SBTreeBuilder {
             throw new IllegalArgumentException("maxBytes must be at least 64 blocks (" + 64L * blockSize
                     + " bytes for blockSize " + blockSize + ") (got: " + maxBytes + ")");
         }
+        final int fits = PerThreadBlockDescriptor.capacity(blockSize);
+        if (perThreadBlockCapacity > fits) {
+            throw new IllegalArgumentException("perThreadBlockCapacity must be in [1, " + fits + "] for blockSize "
+                    + blockSize + " (got: " + perThreadBlockCapacity + ")");
+        }
         if (maxPerThreadBlocks > slots) {
             throw new IllegalArgumentException("maxPerThreadBlocks must be in [1, " + slots + "] for blockSize "
                     + blockSize + " (got: " + maxPerThreadBlocks + ")");
@@ -173,6 +196,10 @@ public final class SBTreeBuilder {
         return fillFactor;
     }
 
+    int perThreadBlockCapacity() {
+        return perThreadBlockCapacity == 0 ? PerThreadBlockDescriptor.capacity(blockSize) : perThreadBlockCapacity;
+    }
+
     long maxBytes() {
         return maxBytes;
     }
@@ -185,6 +212,7 @@ public final class SBTreeBuilder {
     @Override
     public String toString() {
         return "SBTreeBuilder{blockSize=" + blockSize + ", maxPerThreadBlocks=" + maxPerThreadBlocks
+                + ", perThreadBlockCapacity=" + perThreadBlockCapacity()
                 + ", searchTableBucketSize=" + searchTableBucket + ", fillFactor=" + fillFactor
                 + ", allocatorThreadCache=" + allocatorThreadCache + ", hugePages=" + hugePages
                 + ", maxBytes=" + (maxBytes == Long.MAX_VALUE ? "none" : Long.toString(maxBytes)) + "}";

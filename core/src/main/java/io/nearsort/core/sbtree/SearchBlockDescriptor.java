@@ -32,7 +32,16 @@ final class SearchBlockDescriptor {
     final int childrenOffset;
 
     SearchBlockDescriptor(final int blockSize) {
-        this.capacity = capacity(blockSize);
+        this(blockSize, capacity(blockSize));
+    }
+
+    /** Search blocks holding at most {@code capacity} entries (tests use tiny ones to split constantly). */
+    SearchBlockDescriptor(final int blockSize, final int capacity) {
+        if (capacity < 2 || capacity > capacity(blockSize)) {
+            throw new IllegalArgumentException("capacity must be in [2, " + capacity(blockSize) + "] (got: "
+                    + capacity + ")");
+        }
+        this.capacity = capacity;
         this.childrenOffset = KEYS_OFFSET + capacity * Long.BYTES;
     }
 

@@ -17,15 +17,20 @@ import java.util.concurrent.locks.LockSupport;
  * contexts of threads that ended.
  *
  * <p>Requests come from any thread through a lock-free queue; the thread parks when there is nothing to do and
- * is unparked by the next request. {@link #stop()} ends and joins it; {@code SBTree.close()} calls it, so no
- * thread outlives its index. If the thread fails, the failure is kept and every later operation of the index
- * throws it ({@link #failure()}).
+ * is unparked by the next request. It is started once {@value #START_AFTER} pieces of work (requests or
+ * retired batches) are pending, so that an index that never grows past its first blocks (a small map, a test)
+ * costs no thread: until then its search layer lags by at most that many blocks, which walks cover.
+ * {@link #stop()} ends and joins it; {@code SBTree.close()} calls it, so no thread outlives its index. If the
+ * thread fails, the failure is kept and every later operation of the index throws it ({@link #failure()}).
  */
 final class SearchLayerThread implements Runnable {
     static final String NAME_PREFIX = "nearsort-sbtree-search-layer-";
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final long RECLAIM_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
     private static final long DROP_ENDED_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    /** Pending requests and retired batches that start the thread. */
+    static final int START_AFTER = 8;
 
     private static final long INDEX = 1;
     private static final long UNLINK = 2;
@@ -41,9 +46,13 @@ final class SearchLayerThread implements Runnable {
     private final ContextRegistry registry;
     private final PageArena arena;
     private final ConcurrentLinkedQueue<long[]> requests = new ConcurrentLinkedQueue<>();
-    private final Thread thread;
+    private final String name;
+    /** Created when started: an index that never starts its thread does not pay for one. */
+    private volatile Thread thread;
     private DataLayerMaintenance maintenance;
     private volatile boolean parked;
+    private volatile boolean started;
+    private final java.util.concurrent.atomic.AtomicInteger pendingBeforeStart = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean stopping;
     /** Set by tests to hold the search layer back (a lagging search layer on demand). */
     private volatile boolean paused;
@@ -59,13 +68,34 @@ final class SearchLayerThread implements Runnable {
         this.reclamation = reclamation;
         this.registry = registry;
         this.arena = arena;
-        this.thread = new Thread(this, NAME_PREFIX + indexNumber);
-        this.thread.setDaemon(true);
+        this.name = NAME_PREFIX + indexNumber;
     }
 
-    void start(final DataLayerMaintenance dataLayer) {
+    /** Attaches the data layer; the thread starts once work is pending ({@link #START_AFTER}). */
+    void attach(final DataLayerMaintenance dataLayer) {
         this.maintenance = dataLayer;
-        thread.start();
+    }
+
+    /** Counts a piece of work (a request, a retired batch) and starts the thread once enough are pending. */
+    void noteWork() {
+        if (!started && pendingBeforeStart.incrementAndGet() >= START_AFTER) {
+            start();
+        }
+    }
+
+    /** Starts the thread now, unless it runs or was stopped. */
+    synchronized void start() {
+        if (!started && !stopping) {
+            final Thread t = new Thread(this, name);
+            t.setDaemon(true);
+            thread = t;
+            started = true;
+            t.start();
+        }
+    }
+
+    boolean isStarted() {
+        return started;
     }
 
     /** Asks for data blocks to be indexed: {@code fencesAndBlocks} alternates low fence and block address. */
@@ -85,6 +115,8 @@ final class SearchLayerThread implements Runnable {
         requests.offer(request);
         if (parked) {
             LockSupport.unpark(thread);
+        } else if (!started) {
+            noteWork();
         }
     }
 
@@ -152,12 +184,18 @@ final class SearchLayerThread implements Runnable {
 
     /** Stops the thread and waits for it to end. */
     void stop() {
-        stopping = true;
-        LockSupport.unpark(thread);
+        synchronized (this) {
+            stopping = true;
+            if (!started) {
+                return;
+            }
+        }
+        final Thread t = thread;
+        LockSupport.unpark(t);
         boolean interrupted = false;
-        while (thread.isAlive()) {
+        while (t.isAlive()) {
             try {
-                thread.join();
+                t.join();
             } catch (final InterruptedException e) {
                 interrupted = true;
             }
@@ -174,20 +212,29 @@ final class SearchLayerThread implements Runnable {
 
     void resume() {
         paused = false;
-        LockSupport.unpark(thread);
+        final Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
     }
 
-    /** Whether every request submitted so far has been applied. */
+    /** Whether every request submitted so far has been applied (false while work waits for the start). */
     boolean isIdle() {
         return applying == 0 && requests.isEmpty();
     }
 
     boolean isAlive() {
-        return thread.isAlive();
+        final Thread t = thread;
+        return t != null && t.isAlive();
     }
 
+    /** The thread, or null before it started. */
     Thread thread() {
         return thread;
+    }
+
+    String name() {
+        return name;
     }
 
     Throwable failure() {

@@ -22,7 +22,7 @@ import java.lang.invoke.VarHandle;
  * comparison suffice. Thread-safe.
  */
 final class WriteStamps {
-    static final int STRIPES = 4096;
+    static final int STRIPES = 1024;
     private static final int MASK = STRIPES - 1;
     private static final long COUNTER_MASK = 0xFFFF_FFFFL;
     private static final int STAMP_MASK = 0x7FFF_FFFF;

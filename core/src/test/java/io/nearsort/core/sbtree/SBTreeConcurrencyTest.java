@@ -2,6 +2,7 @@ package io.nearsort.core.sbtree;
 
 import io.nearsort.core.Indexes;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -31,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * deletes with unlinking. Tiny blocks make conversions, splits and a lagging search layer constant. Each test
  * ends with the structural check and a full comparison.
  */
+@Timeout(value = 300, unit = java.util.concurrent.TimeUnit.SECONDS) // a hang fails, rather than stalls the build
 class SBTreeConcurrencyTest {
     private static final int THREADS = 4;
 
@@ -347,26 +349,37 @@ class SBTreeConcurrencyTest {
         }
     }
 
-    /** Old data deleted by some threads while others append new data: blocks are unlinked and reused. */
+    /** Old data deleted by one thread while others append new data: blocks are unlinked and reused. */
     @Test
     void retentionDeletesWhileIngesting() throws Exception {
         try (SBTree tree = Indexes.sbTree().blockSize(512).maxPerThreadBlocks(4).build()) {
+            final int writers = 2;
             final AtomicLong next = new AtomicLong();
+            // Each writer publishes a lower bound of the key it is writing: keys below every bound are written.
+            final java.util.concurrent.atomic.AtomicLongArray inFlight = new java.util.concurrent.atomic.AtomicLongArray(
+                    writers);
             final AtomicLong deletedBelow = new AtomicLong();
             final AtomicReference<Throwable> failure = new AtomicReference<>();
             final List<Thread> threads = new ArrayList<>();
-            for (int t = 0; t < 2; t++) {
+            for (int t = 0; t < writers; t++) {
+                final int me = t;
                 threads.add(thread(failure, () -> {
                     for (int i = 0; i < 60_000; i++) {
+                        inFlight.set(me, next.get());
                         final long key = next.getAndIncrement();
                         tree.put(key, key);
                     }
+                    inFlight.set(me, Long.MAX_VALUE);
                 }));
             }
             final Thread deleter = thread(failure, () -> {
                 long k = 0;
                 while (k < 100_000) {
-                    if (k + 5_000 < next.get()) {
+                    long written = next.get();
+                    for (int t = 0; t < writers; t++) {
+                        written = Math.min(written, inFlight.get(t));
+                    }
+                    if (k + 5_000 < written) {
                         tree.remove(k);
                         deletedBelow.set(++k);
                     } else {

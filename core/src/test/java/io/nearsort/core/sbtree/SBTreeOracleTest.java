@@ -5,6 +5,7 @@ import io.nearsort.core.LongCursor;
 import io.nearsort.core.testing.LongIndexOracle;
 import io.nearsort.core.testing.LongIndexOracle.KeyPattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * splits and a lagging search layer happen all the time. Structural invariants are checked along the way
  * ({@link SBTreeValidator}), and every byte is freed on close.
  */
+@Timeout(value = 300, unit = java.util.concurrent.TimeUnit.SECONDS) // a hang fails, rather than stalls the build
 class SBTreeOracleTest {
 
     static Stream<Arguments> configurations() {
