@@ -13,8 +13,10 @@ import java.util.Arrays;
  * in the per-thread data blocks tend to be partially sorted"). A block that stayed strictly ascending is already a
  * sorted run; any other is sorted on its own by the library's {@link AdaptiveSorter} (the (K,L)-adaptive sort when
  * the run's estimated K or L is small, which it measures in one pass), where the paper uses {@code std::sort}.
- * The runs are then merged with a heap. Of the copies of one key, the one with the newest write stamp wins
- * ({@link WriteStamps}; ties: the later slot and position); a winning tombstone drops the key.
+ * A thread's ascending blocks that follow one another in key order form one run, so a single writer's segmented
+ * block is one run, copied in a linear pass, and T writers' are T runs, merged with a heap. Of the copies of one
+ * key, the one with the newest write stamp wins ({@link WriteStamps}; ties: the later slot and position); a
+ * winning tombstone drops the key.
  *
  * <p>An instance keeps its arrays between calls and is confined to one thread at a time.
  */
@@ -22,8 +24,13 @@ final class SegmentedBlockMerge {
     private final PerThreadBlockDescriptor d;
     private final AdaptiveSorter sorter = new AdaptiveSorter();
 
-    // Runs: per-thread blocks' entries in [lo, hi], keys with references (run << 32 | position).
-    private long[] runBlocks = new long[16];
+    // Sources: the per-thread blocks read, with their entry counts; entries are referenced as (source << 32 | pos).
+    private long[] sources = new long[16];
+    private int[] sourceCounts = new int[16];
+    private int[] sourceOwners = new int[16];
+    private int sourceCount;
+    private Integer[] order = new Integer[16];
+    // Runs: sorted stretches of entries in [lo, hi], one per thread where its blocks follow one another.
     private int[] runStarts = new int[17];
     private int runCount;
     private long[] runKeys = new long[256];
@@ -49,15 +56,15 @@ final class SegmentedBlockMerge {
      * @return the number of live entries, then in {@link #keys()} and {@link #values()}
      */
     int mergeSegmentedBlock(final long block, final long lo, final long hi) {
-        startRuns();
+        sourceCount = 0;
         final int slots = SegmentedBlock.slotsHandedOut(block);
         for (int slot = 0; slot < slots; slot++) {
             final long ptb = SegmentedBlock.perThreadBlock(block, slot);
             if (ptb != 0) {
-                addRun(ptb, PerThreadBlock.published(d, ptb), lo, hi);
+                addSource(ptb, PerThreadBlock.published(d, ptb));
             }
         }
-        return mergeRuns();
+        return merge(lo, hi);
     }
 
     /**
@@ -65,11 +72,11 @@ final class SegmentedBlockMerge {
      * {@code blocks[0, n)}, given in slot order: the conversion's input.
      */
     int mergeSealed(final long[] blocks, final int[] counts, final int n) {
-        startRuns();
+        sourceCount = 0;
         for (int i = 0; i < n; i++) {
-            addRun(blocks[i], counts[i], Long.MIN_VALUE, Long.MAX_VALUE);
+            addSource(blocks[i], counts[i]);
         }
-        return mergeRuns();
+        return merge(Long.MIN_VALUE, Long.MAX_VALUE);
     }
 
     long[] keys() {
@@ -89,49 +96,88 @@ final class SegmentedBlockMerge {
         return tombstonesDropped;
     }
 
-    private void startRuns() {
-        runCount = 0;
-        runStarts[0] = 0;
-    }
-
-    /** Adds the block's entries in [lo, hi] among its first {@code count} as one sorted run. */
-    private void addRun(final long ptb, final int count, final long lo, final long hi) {
-        if (count == 0 || PerThreadBlock.maxKey(ptb) < lo || PerThreadBlock.minKey(ptb) > hi) {
+    private void addSource(final long ptb, final int count) {
+        if (count == 0) {
             return;
         }
-        final int run = runCount;
-        if (run == runBlocks.length) {
-            runBlocks = Arrays.copyOf(runBlocks, run * 2);
-            runStarts = Arrays.copyOf(runStarts, run * 2 + 1);
+        if (sourceCount == sources.length) {
+            sources = Arrays.copyOf(sources, sourceCount * 2);
+            sourceCounts = Arrays.copyOf(sourceCounts, sourceCount * 2);
+            sourceOwners = Arrays.copyOf(sourceOwners, sourceCount * 2);
+            order = Arrays.copyOf(order, sourceCount * 2);
         }
-        final int start = runStarts[run];
-        ensureRunCapacity(start + count);
-        final long ref = (long) run << 32;
-        int n = start;
-        if (PerThreadBlock.isAscending(ptb)) {
-            final int from = lowerBound(ptb, count, lo);
+        sources[sourceCount] = ptb;
+        sourceCounts[sourceCount] = count;
+        sourceOwners[sourceCount++] = PerThreadBlock.owner(ptb);
+    }
+
+    /**
+     * Gathers the sources' entries in [lo, hi] into runs, then merges them. The sources are taken thread by
+     * thread, each thread's in slot order (a stable grouping: ties between one thread's copies of a key keep their
+     * order, and copies from different threads carry different stamps). A thread's ascending blocks that follow
+     * one another in key order extend one run, so that one writer's segmented block is a single run, merged by a
+     * linear pass, and T writers' give T runs.
+     */
+    private int merge(final long lo, final long hi) {
+        for (int i = 0; i < sourceCount; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, 0, sourceCount, (a, b) -> Integer.compare(sourceOwners[a], sourceOwners[b]));
+        runCount = 0;
+        runStarts[0] = 0;
+        int n = 0;
+        int runOwner = 0;
+        boolean runOpen = false;
+        for (int i = 0; i < sourceCount; i++) {
+            final int source = order[i];
+            final long ptb = sources[source];
+            final int count = sourceCounts[source];
+            if (PerThreadBlock.maxKey(ptb) < lo || PerThreadBlock.minKey(ptb) > hi) {
+                continue;
+            }
+            ensureRunCapacity(n + count);
+            final long ref = (long) source << 32;
+            final boolean ascending = PerThreadBlock.isAscending(ptb);
+            final int from = ascending ? lowerBound(ptb, count, lo) : 0;
+            final boolean extend = runOpen && ascending && runOwner == sourceOwners[source] && n > runStarts[runCount]
+                    && from < count && PerThreadBlock.key(ptb, from) > runKeys[n - 1];
+            if (!extend) {
+                closeRun(n);
+                runOpen = true;
+                runOwner = sourceOwners[source];
+            }
+            final int start = n;
             for (int pos = from; pos < count; pos++) {
                 final long key = PerThreadBlock.key(ptb, pos);
                 if (key > hi) {
-                    break;
+                    if (ascending) {
+                        break;
+                    }
+                    continue;
                 }
-                runKeys[n] = key;
-                runRefs[n++] = ref | pos;
-            }
-        } else {
-            for (int pos = 0; pos < count; pos++) {
-                final long key = PerThreadBlock.key(ptb, pos);
-                if (key >= lo && key <= hi) {
+                if (key >= lo) {
                     runKeys[n] = key;
                     runRefs[n++] = ref | pos;
                 }
             }
-            sortNearlySorted(start, n);
+            if (!ascending) {
+                sortNearlySorted(start, n);
+                closeRun(n); // an unsorted block's run is not extended
+                runOpen = false;
+            }
         }
-        if (n > start) {
-            runBlocks[run] = ptb;
-            runCount = run + 1;
-            runStarts[run + 1] = n;
+        closeRun(n);
+        return mergeRuns();
+    }
+
+    /** Ends the current run at {@code end} if it holds entries. */
+    private void closeRun(final int end) {
+        if (end > runStarts[runCount]) {
+            runCount++;
+            if (runCount + 1 > runStarts.length) {
+                runStarts = Arrays.copyOf(runStarts, runStarts.length * 2);
+            }
+            runStarts[runCount] = end;
         }
     }
 
@@ -198,6 +244,9 @@ final class SegmentedBlockMerge {
         if (runCount == 0) {
             return 0;
         }
+        if (runCount == 1) {
+            return copyRun(total);
+        }
         if (heap.length < runCount) {
             heap = new int[runCount * 2];
             heads = new int[runCount * 2];
@@ -217,7 +266,7 @@ final class SegmentedBlockMerge {
             final int at = heads[run]++;
             final long key = runKeys[at];
             final long ref = runRefs[at];
-            final int stamp = PerThreadBlock.stamp(d, runBlocks[(int) (ref >>> 32)], (int) ref);
+            final int stamp = PerThreadBlock.stamp(d, sources[(int) (ref >>> 32)], (int) ref);
             if (pending && key == pendingKey) {
                 // Equal keys leave the heap in slot order, and in arrival order within a run: ties go to the later.
                 if (WriteStamps.isNewer(stamp, pendingStamp) || WriteStamps.isSame(stamp, pendingStamp)) {
@@ -244,13 +293,33 @@ final class SegmentedBlockMerge {
         return size;
     }
 
+    /** The merge of a single run: a linear pass keeping the last of equal keys (the same thread's later write). */
+    private int copyRun(final int total) {
+        int i = 0;
+        while (i < total) {
+            final long key = runKeys[i];
+            long ref = runRefs[i];
+            int stamp = PerThreadBlock.stamp(d, sources[(int) (ref >>> 32)], (int) ref);
+            while (++i < total && runKeys[i] == key) {
+                final long other = runRefs[i];
+                final int otherStamp = PerThreadBlock.stamp(d, sources[(int) (other >>> 32)], (int) other);
+                if (WriteStamps.isNewer(otherStamp, stamp) || WriteStamps.isSame(otherStamp, stamp)) {
+                    ref = other;
+                    stamp = otherStamp;
+                }
+            }
+            emit(key, ref, stamp);
+        }
+        return size;
+    }
+
     private void emit(final long key, final long ref, final int stamp) {
         if (PerThreadBlock.isTombstone(stamp)) {
             tombstonesDropped++;
             return;
         }
         keys[size] = key;
-        values[size++] = PerThreadBlock.value(runBlocks[(int) (ref >>> 32)], (int) ref);
+        values[size++] = PerThreadBlock.value(sources[(int) (ref >>> 32)], (int) ref);
     }
 
     /** Heap order: the run whose head key is smaller, then the lower run (earlier slot). */
