@@ -60,12 +60,17 @@ class SBTreeOracleTest {
     @ParameterizedTest(name = "time series, {0}% delayed")
     @ValueSource(ints = {0, 1, 10, 30, 50})
     void timeSeriesWithDelayedData(final int delayedPercent) {
+        timeSeries(delayedPercent, 150_000);
+    }
+
+    /** {@code operations} steps of the time-series stream against the oracle (also run longer, tagged slow). */
+    static void timeSeries(final int delayedPercent, final int operations) {
         final TimeSeriesStream stream = new TimeSeriesStream(delayedPercent, delayedPercent / 100.0, 1_000_000);
         final SplittableRandom random = new SplittableRandom(delayedPercent + 100);
         final TreeMap<Long, Long> oracle = new TreeMap<>();
         final List<Long> written = new ArrayList<>();
         try (SBTree tree = Indexes.sbTree().blockSize(512).maxPerThreadBlocks(2).build()) {
-            for (int op = 0; op < 150_000; op++) {
+            for (int op = 0; op < operations; op++) {
                 final int dice = random.nextInt(100);
                 if (dice < 80 || written.isEmpty()) {
                     final long key = stream.next();
