@@ -94,7 +94,7 @@ final class Conversion {
         final long next = arena.allocate();
         SegmentedBlock.format(next, fence, beyondMax, shortcut.sequence + 1, maxSlots);
         final long version = VersionLock.lock(segmented);
-        BlockHeader.setNext(segmented, next);
+        BlockHeader.link(segmented, next);
         VersionLock.unlock(segmented, version);
         installShortcut.accept(new Shortcut(next, fence, beyondMax, shortcut.sequence + 1));
         // 3. In order.

@@ -79,8 +79,8 @@ final class DataLayer implements SearchLayerThread.DataLayerMaintenance {
                 block = searchLayer.find(key);
                 continue;
             }
-            final long next = BlockHeader.next(block);
-            if (next != 0 && BlockHeader.covers(next, key)) {
+            if (BlockHeader.beyond(block, key)) {
+                final long next = BlockHeader.next(block);
                 if (VersionLock.validate(block, version)) {
                     block = next;
                     context.walkSteps++;
@@ -192,7 +192,7 @@ final class DataLayer implements SearchLayerThread.DataLayerMaintenance {
         }
         final long fence = DataBlock.key(d, right, 0);
         BlockHeader.setLowFence(right, fence);
-        BlockHeader.setNext(block, right);
+        BlockHeader.link(block, right);
         if (tail == block) {
             tail = right;
         }
@@ -285,7 +285,7 @@ final class DataLayer implements SearchLayerThread.DataLayerMaintenance {
                 }
                 return;
             }
-            BlockHeader.setNext(predecessor, BlockHeader.next(block));
+            BlockHeader.link(predecessor, BlockHeader.next(block));
             VersionLock.unlockObsolete(block, version);
             VersionLock.unlock(predecessor, predecessorVersion);
             reclamation.retire(block);
@@ -333,7 +333,7 @@ final class DataLayer implements SearchLayerThread.DataLayerMaintenance {
             if (previous == 0) {
                 first = block;
             } else {
-                BlockHeader.setNext(previous, block);
+                BlockHeader.link(previous, block);
             }
             previous = block;
             fencesAndBlocks[2 * b] = keys[at];
@@ -341,7 +341,7 @@ final class DataLayer implements SearchLayerThread.DataLayerMaintenance {
         }
         conversionSequence++;
         DataBlock.append(d, last, lastCount, keys, values, 0, topUp);
-        BlockHeader.setNext(last, blocks > 0 ? first : successor);
+        BlockHeader.link(last, blocks > 0 ? first : successor);
         final long segmentedVersion = VersionLock.lock(segmented);
         VersionLock.unlockObsolete(segmented, segmentedVersion);
         if (blocks > 0) {

@@ -70,9 +70,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *   entry. Blocks that leave the index are freed once no reader can hold them ({@link EpochReclamation}).
  *   {@link SBTreeBuilder#maxBytes} bounds the memory softly: writes that need a new block are then refused with
  *   {@link IllegalStateException}, reads and removes go on.</li>
- *   <li><b>Closing</b>: {@link #close()} refuses new operations, waits for operations under way (and for every
- *   writer between its reservation and its publication), stops the search-layer thread and frees every byte;
- *   any later call throws {@link IllegalStateException}. Calling it from inside a scan's consumer throws.</li>
+ *   <li><b>Threads and closing</b>: the search-layer thread starts with the index's first background work (a
+ *   few conversions in), so a small index costs no thread. {@link #close()} refuses new operations, waits for
+ *   operations under way (and for every writer between its reservation and its publication), stops and joins
+ *   the search-layer thread and frees every byte; any later call throws {@link IllegalStateException}. Calling
+ *   it from inside a scan's consumer throws.</li>
  * </ul>
  * Every {@code long} is a valid key and value; {@link Long#MAX_VALUE} in the segmented block makes the next one
  * take no key (every later key is delayed data), without any sentinel.

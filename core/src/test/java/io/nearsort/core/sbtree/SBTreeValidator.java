@@ -42,8 +42,8 @@ final class SBTreeValidator {
                 if (havePrevious && key <= previousKey) {
                     fail("keys out of order: " + key + " after " + previousKey);
                 }
-                if (next != 0 && BlockHeader.covers(next, key)) {
-                    fail("key " + key + " at or above the next block's fence " + BlockHeader.lowFence(next));
+                if (BlockHeader.beyond(block, key)) {
+                    fail("key " + key + " at or above the block's high fence " + BlockHeader.highFence(block));
                 }
                 havePrevious = true;
                 previousKey = key;
@@ -54,6 +54,13 @@ final class SBTreeValidator {
             }
             if (next != 0 && !BlockHeader.isSegmented(next)) {
                 assertTrue(BlockHeader.lowFence(next) > fence, "fences ascend");
+            }
+            // The high fence is the successor's low fence, unless the successor takes no key.
+            if (next == 0 || (BlockHeader.flags(next) & BlockHeader.FLAG_BEYOND_MAX) != 0) {
+                assertTrue((BlockHeader.flags(block) & BlockHeader.FLAG_HIGH_OPEN) != 0, "open high fence");
+            } else {
+                assertEquals(0, BlockHeader.flags(block) & BlockHeader.FLAG_HIGH_OPEN, "bounded high fence");
+                assertEquals(BlockHeader.lowFence(next), BlockHeader.highFence(block), "high fence");
             }
             entries += count;
             dataBlocks.add(block);
