@@ -1,6 +1,7 @@
 package io.nearsort.core;
 
 import io.nearsort.core.btree.BPlusTreeBuilder;
+import io.nearsort.core.sbtree.SBTreeBuilder;
 import io.nearsort.core.sware.SortednessAwareIndexBuilder;
 
 /**
@@ -29,5 +30,14 @@ public final class Indexes {
      */
     public static SortednessAwareIndexBuilder saBPlusTree() {
         return new SortednessAwareIndexBuilder();
+    }
+
+    /**
+     * SB-Tree, the segmented-block B+-tree for concurrent time-series ingestion: per-thread blocks behind a
+     * shortcut, an asynchronously updated search layer. Defaults: 4 KiB blocks (the paper's); see
+     * {@link SBTreeBuilder}.
+     */
+    public static SBTreeBuilder sbTree() {
+        return new SBTreeBuilder();
     }
 }

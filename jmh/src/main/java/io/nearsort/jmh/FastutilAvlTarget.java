@@ -45,6 +45,22 @@ final class FastutilAvlTarget implements BenchTarget {
     }
 
     @Override
+    public void scanFrom(final long from, final int count, final long[] result) {
+        long n = 0;
+        long sum = 0;
+        if (count > 0) {
+            for (final Long2LongMap.Entry entry : map.tailMap(from).long2LongEntrySet()) {
+                sum += entry.getLongValue();
+                if (++n == count) {
+                    break;
+                }
+            }
+        }
+        result[0] = n;
+        result[1] = sum;
+    }
+
+    @Override
     public void finish() {
         // Every write is already in the map.
     }

@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Ingestion across the data-sortedness benchmark's K/L grid (OSM-tree §5; the shape of SWARE Fig. 10): the
- * baseline B+-tree and the SA B+-tree (buffer 1% of n) on identical generated input, one whole ingest per
- * iteration. The speedup per cell is the ratio of the two scores.
+ * baseline B+-tree, the SA B+-tree (buffer 1% of n) and the SB-Tree on identical generated input, one whole ingest
+ * per iteration. The speedup per cell is the ratio of two scores.
  *
  * <pre>
  * java -jar jmh/target/benchmarks.jar GridIngestBenchmark -rf json -rff grid.json
@@ -42,7 +42,7 @@ public class GridIngestBenchmark extends IngestState {
     @Param({"1", "5", "10", "25", "50"})
     double lPercent;
 
-    @Param({"BPLUS", "SA_BPLUS"})
+    @Param({"BPLUS", "SA_BPLUS", "SBTREE"})
     String structure;
 
     @Override

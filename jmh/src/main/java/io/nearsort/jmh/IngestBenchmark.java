@@ -43,7 +43,7 @@ public class IngestBenchmark extends IngestState {
     @Param({"SORTED", "K5_L5", "LATE_D05", "SCRAMBLED"})
     Workload workload;
 
-    @Param({"BPLUS", "BPLUS_TAIL_BULK", "SA_BPLUS", "TREEMAP", "SKIPLIST", Structures.FASTUTIL_AVL})
+    @Param({"BPLUS", "BPLUS_TAIL_BULK", "SA_BPLUS", "SBTREE", "TREEMAP", "SKIPLIST", Structures.FASTUTIL_AVL})
     String structure;
 
     @Override

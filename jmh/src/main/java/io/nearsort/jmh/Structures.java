@@ -85,6 +85,16 @@ final class Structures {
         }
 
         @Override
+        public void scanFrom(final long from, final int count, final long[] result) {
+            lock.readLock().lock();
+            try {
+                delegate.scanFrom(from, count, result);
+            } finally {
+                lock.readLock().unlock();
+            }
+        }
+
+        @Override
         public void finish() {
             delegate.finish();
         }

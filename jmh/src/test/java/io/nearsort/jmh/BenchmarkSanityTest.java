@@ -35,6 +35,20 @@ class BenchmarkSanityTest {
                     final long[] visited = new long[2];
                     target.scan(lo, hi, visited);
                     assertEquals(expected, visited[1], structure + " " + workload + " scan");
+                    // Scan(startKey, count): the first 37 keys from lo on.
+                    final long[] sorted = keys.clone();
+                    Arrays.sort(sorted);
+                    int at = Arrays.binarySearch(sorted, lo);
+                    at = at >= 0 ? at : -at - 1;
+                    long expectedFrom = 0;
+                    for (int i = at; i < Math.min(sorted.length, at + 37); i++) {
+                        expectedFrom += ~sorted[i];
+                    }
+                    target.scanFrom(lo, 37, visited);
+                    assertEquals(Math.min(37, sorted.length - at), visited[0], structure + " " + workload + " scanFrom");
+                    assertEquals(expectedFrom, visited[1], structure + " " + workload + " scanFrom");
+                    target.scanFrom(lo, 0, visited);
+                    assertEquals(0, visited[0], structure + " scanFrom 0");
                 }
             }
         }

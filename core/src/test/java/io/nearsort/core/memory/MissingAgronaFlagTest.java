@@ -1,6 +1,8 @@
 package io.nearsort.core.memory;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,11 +17,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** A JVM started without {@code --add-exports java.base/jdk.internal.misc=ALL-UNNAMED} fails at first use. */
 class MissingAgronaFlagTest {
 
-    @Test
-    void firstUseWithoutTheFlagFailsNamingIt() throws IOException, InterruptedException {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"bplus", "sbtree"})
+    void firstUseWithoutTheFlagFailsNamingIt(final String index) throws IOException, InterruptedException {
         final Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
         final Process process = new ProcessBuilder(List.of(java.toString(), "-cp",
-                System.getProperty("java.class.path"), MissingFlagProbe.class.getName()))
+                System.getProperty("java.class.path"), MissingFlagProbe.class.getName(), index))
                 .redirectErrorStream(true)
                 .start();
         final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

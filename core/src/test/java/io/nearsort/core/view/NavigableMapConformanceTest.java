@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * Guava's testlib {@code NavigableMapTestSuiteBuilder}, an independent conformance suite for the
  * {@code java.util.NavigableMap} contract (it derives the descending, sub-, head- and tail-map and key-set
- * suites itself), run against the views of the B+-tree and the SA B+-tree with small nodes.
+ * suites itself), run against the views of the B+-tree, the SA B+-tree and the SB-Tree with small nodes.
  */
 class NavigableMapConformanceTest {
     private static final List<LongIndex> CREATED = new ArrayList<>();
@@ -53,11 +53,30 @@ class NavigableMapConformanceTest {
         return GuavaSuites.toDynamic(suite, NavigableMapConformanceTest::closeCreated);
     }
 
+    /**
+     * The SB-Tree's view, with segmented blocks of one per-thread block of two entries, so that every map of
+     * three or more entries spans data blocks (after conversions), a segmented block and tombstones.
+     */
+    @TestFactory
+    DynamicNode sbTreeView() {
+        final junit.framework.Test suite = NavigableMapTestSuiteBuilder
+                .using(new Generator(() -> Indexes.sbTree().blockSize(512).maxPerThreadBlocks(1)
+                        .perThreadBlockCapacity(2).build()))
+                .named("SBTree.asNavigableMap")
+                .withFeatures(MapFeature.GENERAL_PURPOSE, CollectionFeature.SUPPORTS_ITERATOR_REMOVE,
+                        CollectionFeature.KNOWN_ORDER, CollectionSize.ANY)
+                .createTestSuite();
+        return GuavaSuites.toDynamic(suite, NavigableMapConformanceTest::closeCreated);
+    }
+
     private static void closeCreated() {
         for (final LongIndex index : CREATED) {
             index.close();
             if (index instanceof io.nearsort.core.btree.BPlusTree) {
                 assertEquals(0, ((io.nearsort.core.btree.BPlusTree) index).bytesInUse(), "bytesInUse after close");
+            }
+            if (index instanceof io.nearsort.core.sbtree.SBTree) {
+                assertEquals(0, ((io.nearsort.core.sbtree.SBTree) index).bytesInUse(), "bytesInUse after close");
             }
         }
         CREATED.clear();

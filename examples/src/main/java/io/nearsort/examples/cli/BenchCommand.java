@@ -69,7 +69,8 @@ final class BenchCommand extends NearsortMain.Subcommand {
             description = "structures to compare: bplus (the papers' baseline B+-tree), bplus-tail-bulk (80:20 "
                     + "splits and tail-leaf inserts; its putAll batches bulk-append ascending runs), sa-bplus (SA "
                     + "B+-tree, SWARE), sa-bplus-sw (SA B+-tree for a single writer thread), sa-bplus-st (SA B+-tree "
-                    + "confined to one thread), treemap, skiplist (default ${DEFAULT-VALUE})")
+                    + "confined to one thread), sbtree (SB-Tree: segmented blocks of per-thread blocks, concurrent), "
+                    + "treemap, skiplist (default ${DEFAULT-VALUE})")
     List<String> structures;
 
     @Option(names = "--baseline", paramLabel = "NAME", defaultValue = "bplus",

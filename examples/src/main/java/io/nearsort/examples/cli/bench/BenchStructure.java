@@ -51,6 +51,17 @@ public enum BenchStructure {
                     .concurrency(Concurrency.SINGLE_THREAD).build());
         }
     },
+    /**
+     * SB-Tree (IEEE Access 2025) with the paper's 4 KiB blocks: per-thread blocks behind a shortcut for in-order
+     * keys, data blocks with N-ary search tables, a search layer updated by its own thread; safe for any number
+     * of writer and reader threads.
+     */
+    SBTREE("sbtree", "SB-Tree") {
+        @Override
+        public BenchTarget create(final int bufferCapacity) {
+            return IndexTarget.of(Indexes.sbTree().build());
+        }
+    },
     /** {@link TreeMap}, the JDK's red-black tree. */
     TREEMAP("treemap", "java.util.TreeMap") {
         @Override

@@ -49,6 +49,13 @@ public interface BenchTarget extends AutoCloseable {
      */
     void scan(long lo, long hi, long[] result);
 
+    /**
+     * Visits up to {@code count} entries from the smallest key {@code >= from} on, in key order (SB-Tree's
+     * {@code Scan(startKey, count)}, Algorithm 3); {@code result[0]} receives the count and {@code result[1]} the
+     * sum of the values.
+     */
+    void scanFrom(long from, int count, long[] result);
+
     /** Makes every write durable in the structure (the SA B+-tree flushes its buffer); timed with the ingest. */
     void finish();
 

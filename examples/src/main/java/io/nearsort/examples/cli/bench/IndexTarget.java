@@ -1,9 +1,11 @@
 package io.nearsort.examples.cli.bench;
 
 import io.nearsort.core.IndexStats;
+import io.nearsort.core.LongCursor;
 import io.nearsort.core.LongIndex;
 import io.nearsort.core.btree.BPlusTree;
 import io.nearsort.core.ingest.RunAppender;
+import io.nearsort.core.sbtree.SBTree;
 import io.nearsort.core.sware.SortednessAwareIndex;
 
 /** A nearsort {@link LongIndex}; with a {@link RunAppender}, ingests bulk-append their sorted runs. */
@@ -50,6 +52,22 @@ final class IndexTarget implements BenchTarget {
     public void scan(final long lo, final long hi, final long[] result) {
         result[1] = 0;
         result[0] = index.forEachInRange(lo, hi, (key, value) -> result[1] += value);
+    }
+
+    /** SB-Tree's own scan (Algorithm 3); other indexes walk a cursor. */
+    @Override
+    public void scanFrom(final long from, final int count, final long[] result) {
+        result[1] = 0;
+        if (index instanceof SBTree) {
+            result[0] = ((SBTree) index).scan(from, count, (key, value) -> result[1] += value);
+            return;
+        }
+        long n = 0;
+        final LongCursor cursor = index.cursor();
+        for (boolean on = count > 0 && cursor.seekCeiling(from); on; on = ++n < count && cursor.next()) {
+            result[1] += cursor.value();
+        }
+        result[0] = n;
     }
 
     @Override

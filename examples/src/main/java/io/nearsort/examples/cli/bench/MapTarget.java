@@ -44,6 +44,22 @@ final class MapTarget implements BenchTarget {
     }
 
     @Override
+    public void scanFrom(final long from, final int count, final long[] result) {
+        long n = 0;
+        long sum = 0;
+        if (count > 0) {
+            for (final Map.Entry<Long, Long> entry : map.tailMap(from, true).entrySet()) {
+                sum += entry.getValue();
+                if (++n == count) {
+                    break;
+                }
+            }
+        }
+        result[0] = n;
+        result[1] = sum;
+    }
+
+    @Override
     public void finish() {
         // Every write is already in the map.
     }
