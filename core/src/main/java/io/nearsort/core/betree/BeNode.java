@@ -81,10 +81,51 @@ final class BeNode {
         move(layout.messageKeyOffset(index), layout.messageKeyOffset(index + 1), moved * Long.BYTES);
         move(layout.messageValueOffset(index), layout.messageValueOffset(index + 1), moved * Long.BYTES);
         move(layout.messageKindOffset(index), layout.messageKindOffset(index + 1), moved);
+        putMessage(index, key, value, kind);
+        buffer.putInt(MESSAGE_COUNT_OFFSET, count + 1);
+    }
+
+    /**
+     * Merges {@code newer} (sorted) into this node's buffer in place, from the back, when the sum fits the
+     * buffer; a newer message replaces the node's message for the same key. Returns how many were replaced.
+     */
+    int mergeNewer(final Messages newer) {
+        final int count = messageCount();
+        int i = count - 1;
+        int j = newer.count - 1;
+        int k = count + newer.count - 1;
+        int replaced = 0;
+        while (j >= 0) {
+            final long key = newer.keys[j];
+            final long own = i >= 0 ? messageKey(i) : 0L;
+            if (i >= 0 && own > key) {
+                putMessage(k--, own, buffer.getLong(layout.messageValueOffset(i)),
+                        buffer.getByte(layout.messageKindOffset(i)));
+                i--;
+                continue;
+            }
+            if (i >= 0 && own == key) {
+                i--;
+                replaced++;
+            }
+            putMessage(k--, key, newer.values[j], newer.kinds[j]);
+            j--;
+        }
+        if (replaced > 0) {
+            // The merged messages start at k + 1, `replaced` slots above the node's untouched prefix [0, i].
+            final int n = count + newer.count - 1 - k;
+            move(layout.messageKeyOffset(k + 1), layout.messageKeyOffset(i + 1), n * Long.BYTES);
+            move(layout.messageValueOffset(k + 1), layout.messageValueOffset(i + 1), n * Long.BYTES);
+            move(layout.messageKindOffset(k + 1), layout.messageKindOffset(i + 1), n);
+        }
+        buffer.putInt(MESSAGE_COUNT_OFFSET, count + newer.count - replaced);
+        return replaced;
+    }
+
+    private void putMessage(final int index, final long key, final long value, final byte kind) {
         buffer.putLong(layout.messageKeyOffset(index), key);
         buffer.putLong(layout.messageValueOffset(index), value);
         buffer.putByte(layout.messageKindOffset(index), kind);
-        buffer.putInt(MESSAGE_COUNT_OFFSET, count + 1);
     }
 
     /** Index of the first message with a key {@code >= key}, in [0, messageCount]. */

@@ -384,8 +384,15 @@ public final class BeTree extends PagedTree {
      * split off, or an emptied subtree, in {@code out}.
      */
     private void pushDown(final int level, final long page, final Messages incoming, final NewSiblings out) {
+        final BeNode target = inner.wrap(page);
+        if (target.messageCount() + incoming.count <= bufferCapacity) {
+            // Room for all of them: merge in place, no flush below.
+            messagesBuffered -= target.mergeNewer(incoming);
+            out.clear();
+            return;
+        }
         final NodeScratch node = scratch(level);
-        messagesBuffered -= node.load(inner.wrap(page), incoming);
+        messagesBuffered -= node.load(target, incoming);
         while (node.messages.count > bufferCapacity) {
             flushLargestGroup(level, node);
         }
