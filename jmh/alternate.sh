@@ -64,6 +64,7 @@ for f in "$work"/*-*.csv; do
   name=$(basename "$f" .csv)
   awk -F, -v round="${name%%-*}" -v structure="${name#*-}" '
     function unquote(s) { gsub(/"/, "", s); return s }
+    { sub(/\r$/, "") } # JMH writes CSV lines ending in CR LF
     NR == 1 { for (i = 1; i <= NF; i++) { h[i] = unquote($i); if (h[i] == "Score") sc = i; if (h[i] == "Unit") un = i } next }
     {
       key = unquote($1)

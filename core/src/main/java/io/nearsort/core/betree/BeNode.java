@@ -20,9 +20,12 @@ final class BeNode {
     private final BeNodeDescriptor layout;
     private final UnsafeBuffer buffer = new UnsafeBuffer();
     private long address;
+    /** replacedBefore[j]: how many of a merge's first j newer messages replaced one of the node's. */
+    private int[] replacedBefore;
 
     BeNode(final BeNodeDescriptor layout) {
         this.layout = layout;
+        this.replacedBefore = new int[layout.bufferCapacity + 1];
     }
 
     BeNode wrap(final long page) {
@@ -53,6 +56,11 @@ final class BeNode {
         buffer.putLong(layout.pivotOffset(index), pivot);
     }
 
+    /** Sets the index of the first message at or above pivot {@code index}. */
+    void setSplit(final int index, final int messageIndex) {
+        buffer.putInt(layout.splitOffset(index), messageIndex);
+    }
+
     long child(final int index) {
         return buffer.getLong(layout.childOffset(index));
     }
@@ -75,14 +83,22 @@ final class BeNode {
         buffer.putByte(layout.messageKindOffset(index), kind);
     }
 
-    /** Inserts a message at {@code index} of a buffer of {@code count < bufferCapacity} messages. */
-    void insertMessage(final int index, final int count, final long key, final long value, final byte kind) {
+    /**
+     * Inserts a message at {@code index} of a buffer of {@code count < bufferCapacity} messages; its key is bound
+     * for child {@code child}, so the splits of the pivots from {@code child} on move up by one.
+     */
+    void insertMessage(final int index, final int count, final int child, final long key, final long value,
+                       final byte kind) {
         final int moved = count - index;
         move(layout.messageKeyOffset(index), layout.messageKeyOffset(index + 1), moved * Long.BYTES);
         move(layout.messageValueOffset(index), layout.messageValueOffset(index + 1), moved * Long.BYTES);
         move(layout.messageKindOffset(index), layout.messageKindOffset(index + 1), moved);
         putMessage(index, key, value, kind);
         buffer.putInt(MESSAGE_COUNT_OFFSET, count + 1);
+        final int pivots = pivotCount();
+        for (int i = child; i < pivots; i++) {
+            setSplit(i, buffer.getInt(layout.splitOffset(i)) + 1);
+        }
     }
 
     /**
@@ -91,6 +107,9 @@ final class BeNode {
      */
     int mergeNewer(final Messages newer) {
         final int count = messageCount();
+        if (replacedBefore.length <= newer.count) {
+            replacedBefore = new int[newer.count + 1];
+        }
         int i = count - 1;
         int j = newer.count - 1;
         int k = count + newer.count - 1;
@@ -109,8 +128,13 @@ final class BeNode {
                 replaced++;
             }
             putMessage(k--, key, newer.values[j], newer.kinds[j]);
+            replacedBefore[j] = replaced; // for now: replacements among newer[j, count)
             j--;
         }
+        for (int m = 0; m < newer.count; m++) {
+            replacedBefore[m] = replaced - replacedBefore[m]; // now: among newer[0, m), as the name says
+        }
+        replacedBefore[newer.count] = replaced;
         if (replaced > 0) {
             // The merged messages start at k + 1, `replaced` slots above the node's untouched prefix [0, i].
             final int n = count + newer.count - 1 - k;
@@ -119,6 +143,12 @@ final class BeNode {
             move(layout.messageKindOffset(k + 1), layout.messageKindOffset(i + 1), n);
         }
         buffer.putInt(MESSAGE_COUNT_OFFSET, count + newer.count - replaced);
+        // Each split moves up by the newer messages below its pivot that did not replace one of the node's.
+        final int pivots = pivotCount();
+        for (int p = 0; p < pivots; p++) {
+            final int below = newer.lowerBound(buffer.getLong(layout.pivotOffset(p)), 0);
+            setSplit(p, buffer.getInt(layout.splitOffset(p)) + below - replacedBefore[below]);
+        }
         return replaced;
     }
 
@@ -128,10 +158,6 @@ final class BeNode {
         buffer.putByte(layout.messageKindOffset(index), kind);
     }
 
-    /** Index of the first message with a key {@code >= key}, in [0, messageCount]. */
-    int messageLowerBound(final long key) {
-        return messageLowerBoundAt(layout, address, key);
-    }
 
     /** Copies the pivots and children into the arrays (sized for them) and the buffer into {@code messages}. */
     void read(final long[] pivots, final long[] children, final Messages messages) {
@@ -174,6 +200,14 @@ final class BeNode {
         copyIn(messages.values, LONG_ARRAY_BASE + (long) from * Long.BYTES, layout.messageValueOffset(0),
                 (to - from) * Long.BYTES);
         copyIn(messages.kinds, BYTE_ARRAY_BASE + from, layout.messageKindOffset(0), to - from);
+        int m = from;
+        for (int i = 0; i < pivotCount; i++) {
+            final long pivot = pivots[firstPivot + i];
+            while (m < to && messages.keys[m] < pivot) {
+                m++;
+            }
+            setSplit(i, m - from);
+        }
     }
 
     private void copyOut(final int offset, final Object array, final long arrayBase, final int bytes,
@@ -256,10 +290,29 @@ final class BeNode {
         return lo;
     }
 
+    static int splitAt(final BeNodeDescriptor layout, final long page, final int index) {
+        return UnsafeApi.getInt(page + layout.splitOffset(index));
+    }
+
     /** Index of the first message with a key {@code >= key}, in [0, messageCount]. */
     static int messageLowerBoundAt(final BeNodeDescriptor layout, final long page, final long key) {
-        int lo = 0;
-        int hi = messageCountAt(page);
+        return messageLowerBoundAt(layout, page, key, childIndexAt(layout, page, key));
+    }
+
+    /**
+     * {@link #messageLowerBoundAt(BeNodeDescriptor, long, long)} when {@code key} is bound for {@code child}: only
+     * that child's messages are searched.
+     */
+    static int messageLowerBoundAt(final BeNodeDescriptor layout, final long page, final long key, final int child) {
+        final int from = child == 0 ? 0 : splitAt(layout, page, child - 1);
+        final int to = child < pivotCountAt(page) ? splitAt(layout, page, child) : messageCountAt(page);
+        return lowerBoundAt(layout, page, key, from, to);
+    }
+
+    private static int lowerBoundAt(final BeNodeDescriptor layout, final long page, final long key, final int from,
+                                    final int to) {
+        int lo = from;
+        int hi = to;
         while (lo < hi) {
             final int mid = (lo + hi) >>> 1;
             if (messageKeyAt(layout, page, mid) < key) {
@@ -271,9 +324,9 @@ final class BeNode {
         return lo;
     }
 
-    /** Index of the message for {@code key}, or -1. */
-    static int findMessageAt(final BeNodeDescriptor layout, final long page, final long key) {
-        final int pos = messageLowerBoundAt(layout, page, key);
+    /** Index of the message for {@code key}, which is bound for {@code child}, or -1. */
+    static int findMessageAt(final BeNodeDescriptor layout, final long page, final long key, final int child) {
+        final int pos = messageLowerBoundAt(layout, page, key, child);
         return pos < messageCountAt(page) && messageKeyAt(layout, page, pos) == key ? pos : -1;
     }
 }

@@ -15,13 +15,17 @@ import io.nearsort.core.btree.BPlusTreeBuilder;
  *   | kind (int) = 3    | pivot count (int)   | message count (int)  | unused (int)     |
  *   +-------------------+---------------------+----------------------+------------------+
  *   16: pivots[maxPivots]                  (long each, strictly ascending)
+ *       message splits[maxPivots]          (int each, the region padded to 8 bytes)
  *       children[maxPivots + 1]            (long page addresses)
  *       message keys[bufferCapacity]       (long each, strictly ascending: one message per key)
  *       message values[bufferCapacity]     (long each; meaningless for a delete)
  *       message kinds[bufferCapacity]      (byte each: {@link #UPSERT} or {@link #DELETE})
  * </pre>
  *
- * <p>Child {@code i} holds the keys {@code k} with {@code pivots[i - 1] <= k < pivots[i]}, as in the B+-tree. A
+ * <p>Child {@code i} holds the keys {@code k} with {@code pivots[i - 1] <= k < pivots[i]}, as in the B+-tree.
+ * {@code splits[i]} is the index of the first message with a key {@code >= pivots[i]}, so the messages bound for
+ * child {@code i} are {@code [splits[i - 1], splits[i])} (from 0, up to the message count): a read searches only
+ * its child's messages, and a flush finds each child's share without searching. A
  * message's kind has its own byte, so every {@code long} stays a valid key and value: no key or value is reserved
  * to mean "deleted". A node keeps at most one message per key: a newer message for a key replaces the older one
  * in the same buffer, since upserts and deletes both decide the key's state alone.
@@ -47,6 +51,7 @@ final class BeNodeDescriptor {
     final int maxPivots;
     /** Messages an internal node's buffer holds. */
     final int bufferCapacity;
+    private final int splitsBase;
     private final int childrenBase;
     private final int messageKeysBase;
     private final int messageValuesBase;
@@ -55,7 +60,8 @@ final class BeNodeDescriptor {
     private BeNodeDescriptor(final int pageSize, final int maxPivots) {
         this.pageSize = pageSize;
         this.maxPivots = maxPivots;
-        this.childrenBase = HEADER_LENGTH + maxPivots * Long.BYTES;
+        this.splitsBase = HEADER_LENGTH + maxPivots * Long.BYTES;
+        this.childrenBase = splitsBase + (maxPivots * Integer.BYTES + Long.BYTES - 1) / Long.BYTES * Long.BYTES;
         this.messageKeysBase = childrenBase + (maxPivots + 1) * Long.BYTES;
         this.bufferCapacity = (pageSize - messageKeysBase) / MESSAGE_BYTES;
         this.messageValuesBase = messageKeysBase + bufferCapacity * Long.BYTES;
@@ -73,6 +79,10 @@ final class BeNodeDescriptor {
 
     int pivotOffset(final int index) {
         return HEADER_LENGTH + index * Long.BYTES;
+    }
+
+    int splitOffset(final int index) {
+        return splitsBase + index * Integer.BYTES;
     }
 
     int childOffset(final int index) {

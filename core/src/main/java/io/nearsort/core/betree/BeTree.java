@@ -158,7 +158,7 @@ public final class BeTree extends PagedTree {
         }
         final long page = decidingNode(key);
         if (BeNode.isInternal(page)) {
-            final int m = BeNode.findMessageAt(layout, page, key);
+            final int m = BeNode.findMessageAt(layout, page, key, BeNode.childIndexAt(layout, page, key));
             return BeNode.messageKindAt(layout, page, m) == UPSERT ? BeNode.messageValueAt(layout, page, m)
                     : defaultValue;
         }
@@ -175,7 +175,8 @@ public final class BeTree extends PagedTree {
         }
         final long page = decidingNode(key);
         if (BeNode.isInternal(page)) {
-            return BeNode.messageKindAt(layout, page, BeNode.findMessageAt(layout, page, key)) == UPSERT;
+            final int m = BeNode.findMessageAt(layout, page, key, BeNode.childIndexAt(layout, page, key));
+            return BeNode.messageKindAt(layout, page, m) == UPSERT;
         }
         return leafHolds(page, key);
     }
@@ -187,10 +188,11 @@ public final class BeTree extends PagedTree {
     private long decidingNode(final long key) {
         long page = root;
         for (int level = height - 1; level >= 1; level--) {
-            if (BeNode.findMessageAt(layout, page, key) >= 0) {
+            final int child = BeNode.childIndexAt(layout, page, key);
+            if (BeNode.findMessageAt(layout, page, key, child) >= 0) {
                 return page;
             }
-            page = BeNode.childAt(layout, page, BeNode.childIndexAt(layout, page, key));
+            page = BeNode.childAt(layout, page, child);
         }
         return page;
     }
@@ -358,14 +360,15 @@ public final class BeTree extends PagedTree {
         }
         final BeNode r = inner.wrap(root);
         final int count = r.messageCount();
-        final int pos = r.messageLowerBound(key);
+        final int child = BeNode.childIndexAt(layout, root, key);
+        final int pos = BeNode.messageLowerBoundAt(layout, root, key, child);
         if (pos < count && r.messageKey(pos) == key) {
             r.setMessage(pos, value, kind); // the newest message for a key replaces the older one
             return;
         }
         messagesBuffered++;
         if (count < bufferCapacity) {
-            r.insertMessage(pos, count, key, value, kind);
+            r.insertMessage(pos, count, child, key, value, kind);
             return;
         }
         // The root's buffer is full: flush it (Bender et al. [8]), then fix the root.
@@ -657,6 +660,7 @@ public final class BeTree extends PagedTree {
         final int count = spine.pivotCount();
         if (count < bulkInternalFill) {
             spine.setPivot(count, separator);
+            spine.setSplit(count, spine.messageCount()); // no message reaches the new separator
             spine.setChild(count + 1, child);
             spine.setPivotCount(count + 1);
             return;

@@ -13,8 +13,8 @@ public final class BeTreeBuilder extends TreeBuilder<BeTreeBuilder> {
     public static final double DEFAULT_EPSILON = 0.5;
     /** Smallest accepted ε. */
     public static final double MIN_EPSILON = 0.1;
-    /** Largest accepted ε: even 512-byte nodes keep a buffer of 8 messages. */
-    public static final double MAX_EPSILON = 0.9;
+    /** Largest accepted ε: even 512-byte nodes keep a buffer of 10 messages. */
+    public static final double MAX_EPSILON = 0.8;
 
     private double epsilon = DEFAULT_EPSILON;
 
@@ -24,7 +24,7 @@ public final class BeTreeBuilder extends TreeBuilder<BeTreeBuilder> {
 
     /**
      * How an internal node's page is shared: a node that holds B entries as a leaf holds {@code max(2,
-     * floor(B^ε))} pivots and gives the rest to its message buffer; in [0.1, 0.9] (default 0.5: about √B pivots).
+     * floor(B^ε))} pivots and gives the rest to its message buffer; in [0.1, 0.8] (default 0.5: about √B pivots).
      * Smaller ε buffers more messages per node (cheaper writes, more to search on reads), larger ε gives more
      * pivots (a shallower tree, smaller buffers).
      */

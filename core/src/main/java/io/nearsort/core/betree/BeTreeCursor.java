@@ -86,7 +86,7 @@ final class BeTreeCursor extends AbstractLongCursor {
             pages[level] = page;
             final int c = BeNode.childIndexAt(layout, page, target);
             childIndex[level] = c;
-            final int lower = BeNode.messageLowerBoundAt(layout, page, target);
+            final int lower = BeNode.messageLowerBoundAt(layout, page, target, c);
             position[level] = forward || (lower < BeNode.messageCountAt(page)
                     && BeNode.messageKeyAt(layout, page, lower) == target) ? lower : lower - 1;
             page = BeNode.childAt(layout, page, c);

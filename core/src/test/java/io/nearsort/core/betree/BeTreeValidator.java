@@ -86,6 +86,13 @@ final class BeTreeValidator {
             previous = key;
         }
         messages += count;
+        for (int i = 0; i < pivots; i++) {
+            int firstAtOrAbove = 0;
+            while (firstAtOrAbove < count && BeNode.messageKeyAt(layout, page, firstAtOrAbove) < keys[i]) {
+                firstAtOrAbove++;
+            }
+            assertEquals(firstAtOrAbove, BeNode.splitAt(layout, page, i), "split of pivot " + i + " at level " + level);
+        }
         for (int c = 0; c <= pivots; c++) {
             visit(BeNode.childAt(layout, page, c), level - 1, c > 0 || hasLow, c > 0 ? keys[c - 1] : low,
                     c < pivots || hasHigh, c < pivots ? keys[c] : high, pivots == 0);

@@ -93,7 +93,7 @@ class SaBeTreeBehaviourTest {
                 .build()) {
             final IndexStats stats = index.stats();
             assertEquals(5, stats.counter(BeTree.MAX_PIVOTS), "512-byte nodes");
-            assertEquals(24, stats.counter(BeTree.NODE_BUFFER_CAPACITY));
+            assertEquals(22, stats.counter(BeTree.NODE_BUFFER_CAPACITY));
             assertEquals(28, stats.counter("zoneSize"), "zones of one bulk-loaded leaf (95% of 30 entries)");
         }
     }

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The SA Bε-tree against {@link TreeMap}: the SWARE buffer of 1 to 10^4 entries over Bε-trees of 512-byte nodes
- * (buffers of 24 messages, flushing at every level), in the three concurrency modes; and the K/L grid.
+ * (buffers of 22 messages, flushing at every level), in the three concurrency modes; and the K/L grid.
  */
 class SaBeTreeOracleTest {
 

@@ -43,7 +43,7 @@ class NavigableMapConformanceTest {
                 () -> Indexes.saBPlusTree().bufferCapacity(3).pageSize(512).build());
     }
 
-    /** The Bε-tree's view; 512-byte nodes buffer 24 messages, so the suite's maps live in the root's buffer. */
+    /** The Bε-tree's view; 512-byte nodes buffer 22 messages, so the suite's maps live in the root's buffer. */
     @TestFactory
     DynamicNode beTreeView() {
         return suite("BeTree.asNavigableMap", () -> Indexes.beTree().pageSize(512).build());
