@@ -22,16 +22,23 @@ import java.util.concurrent.TimeUnit;
  * {@code SCRAMBLED} or {@code K<k>_L<l>} with K and L in % of n (any cell of the OSM-tree §5 grid, e.g.
  * {@code K10_L5}, or the paper's "less sorted" {@code K100_L50}).
  *
+ * <p>Run it one cell and mix at a time, so the four structures' forks of a cell follow each other within a
+ * minute, then normalise the scores of every run:
+ *
  * <pre>
  * mvn -q -B package -DskipTests
- * jmh/alternate.sh -r 3 '\.MixedGridBenchmark\.' BETREE SA_BETREE,BPLUS,SA_BPLUS
+ * for m in 10 30 50 70 90; do for c in SCRAMBLED SORTED K5_L5 K10_L5 K25_L25 K100_L50; do
+ *   jmh/alternate.sh -r 3 -o scores-$c-$m.tsv '\.MixedGridBenchmark\.' BETREE SA_BETREE,BPLUS,SA_BPLUS \
+ *       -p sortedness=$c -p readPercent=$m
+ * done; done
+ * cat scores-*.tsv | awk -f jmh/normalise.awk -v base=BETREE -v param=sortedness -v ref=SCRAMBLED
  * </pre>
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 2)
-@Measurement(iterations = 3)
+@Measurement(iterations = 5)
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
     "--enable-native-access=ALL-UNNAMED",
     "-Xms4g", "-Xmx4g"})
