@@ -1,5 +1,6 @@
 package io.nearsort.core;
 
+import io.nearsort.core.betree.BeTreeBuilder;
 import io.nearsort.core.btree.BPlusTreeBuilder;
 import io.nearsort.core.sbtree.SBTreeBuilder;
 import io.nearsort.core.sware.SortednessAwareIndexBuilder;
@@ -39,5 +40,20 @@ public final class Indexes {
      */
     public static SBTreeBuilder sbTree() {
         return new SBTreeBuilder();
+    }
+
+    /**
+     * The off-heap Bε-tree. Defaults are the SWARE paper's Bε-tree (§V "Index Design"): ε = 1/2, 50:50 splits.
+     */
+    public static BeTreeBuilder beTree() {
+        return new BeTreeBuilder();
+    }
+
+    /**
+     * The SA Bε-tree: the SWARE buffer over a Bε-tree (§V-G). Defaults are SWARE §V's tuning, as for
+     * {@link #saBPlusTree()}; {@code tailLeafInserts} must stay false.
+     */
+    public static SortednessAwareIndexBuilder saBeTree() {
+        return new SortednessAwareIndexBuilder(beTree());
     }
 }

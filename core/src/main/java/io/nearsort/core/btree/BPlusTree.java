@@ -1,6 +1,5 @@
 package io.nearsort.core.btree;
 
-import io.nearsort.core.AppendableLongIndex;
 import io.nearsort.core.IndexStats;
 import io.nearsort.core.LongCursor;
 import io.nearsort.core.LongLongConsumer;
@@ -9,7 +8,6 @@ import io.nearsort.core.view.LongIndexMapView;
 import org.agrona.UnsafeApi;
 
 import java.util.ConcurrentModificationException;
-import java.util.NavigableMap;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 
@@ -46,7 +44,7 @@ import java.util.Objects;
  * <em>retired</em> and go back to the arena only at {@link #reclaimRetired}, which the owner calls when no such
  * read can be running (the SA B+-tree does so under its exclusive lock).
  */
-public final class BPlusTree implements AppendableLongIndex {
+public final class BPlusTree extends PagedTree {
     private static final int MAX_HEIGHT = 64;
     private static final String NAME = "B+-tree";
     /** {@link #stats()} counter: the share of a full leaf that stays in it when it splits, in percent. */
@@ -54,7 +52,6 @@ public final class BPlusTree implements AppendableLongIndex {
     /** {@link #stats()} counter: freed pages waiting for {@link #reclaimRetired} (still in bytesInUse). */
     public static final String RETIRED_PAGES = "retiredPages";
 
-    private final PageArena arena;
     private final int leafCapacity;
     private final int internalCapacity;
     private double leafSplitRatio;
@@ -106,11 +103,9 @@ public final class BPlusTree implements AppendableLongIndex {
     private long bulkLoadedEntries;
     /** Incremented by every change of the key set; cursors and scans use it to detect changes. */
     long modCount;
-    private boolean closed;
-    private NavigableMap<Long, Long> view;
 
     BPlusTree(final BPlusTreeBuilder config) {
-        this.arena = PageArena.builder().pageSize(config.pageSize()).slabPool(config.slabPool()).build();
+        super(NAME, config);
         final int pageSize = config.pageSize();
         this.leafCapacity = NodeDescriptor.leafCapacity(pageSize);
         this.internalCapacity = NodeDescriptor.internalCapacity(pageSize);
@@ -261,15 +256,6 @@ public final class BPlusTree implements AppendableLongIndex {
         return new BPlusTreeCursor(this);
     }
 
-    @Override
-    public NavigableMap<Long, Long> asNavigableMap() {
-        ensureOpen();
-        if (view == null) {
-            view = new LongIndexMapView(this);
-        }
-        return view;
-    }
-
     // ------------------------------------------------------------------ inserts
 
     @Override
@@ -317,20 +303,9 @@ public final class BPlusTree implements AppendableLongIndex {
     @Override
     public void bulkAppend(final long[] keys, final long[] values, final int from, final int to) {
         ensureOpen();
-        Objects.checkFromToIndex(from, to, keys.length);
-        Objects.checkFromToIndex(from, to, values.length);
+        checkRun(keys, values, from, to);
         if (from == to) {
             return;
-        }
-        if (size > 0 && keys[from] <= lastKey()) {
-            throw new IllegalArgumentException("keys[" + from + "] must exceed the tree's largest key " + lastKey()
-                    + " (got: " + keys[from] + ")");
-        }
-        for (int i = from + 1; i < to; i++) {
-            if (keys[i] <= keys[i - 1]) {
-                throw new IllegalArgumentException("keys must be strictly ascending: keys[" + i + "] = " + keys[i]
-                        + " follows " + keys[i - 1]);
-            }
         }
         modCount++;
         try {
@@ -786,7 +761,7 @@ public final class BPlusTree implements AppendableLongIndex {
     @Override
     public IndexStats stats() {
         ensureOpen();
-        return IndexStats.builder(NAME)
+        return IndexStats.builder(name())
                 .counter(IndexStats.SIZE, size)
                 .counter(IndexStats.HEIGHT, height)
                 .counter(IndexStats.LEAF_COUNT, leafCount)
@@ -814,32 +789,8 @@ public final class BPlusTree implements AppendableLongIndex {
         return internalCapacity;
     }
 
-    /** Bytes still held in pages; 0 after {@link #close()}. */
-    public long bytesInUse() {
-        return arena.bytesInUse();
-    }
-
-    /** Bytes obtained from the operating system; 0 after {@link #close()}. */
-    public long bytesAllocated() {
-        return arena.bytesAllocated();
-    }
-
     @Override
-    public void close() {
-        if (!closed) {
-            closed = true;
-            arena.close();
-        }
-    }
-
-    void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("BPlusTree is closed");
-        }
-    }
-
-    @Override
-    public String toString() {
-        return closed ? NAME + "{closed}" : NAME + "{size=" + size + ", height=" + height + "}";
+    protected String shape() {
+        return "size=" + size + ", height=" + height;
     }
 }

@@ -1,20 +1,17 @@
 package io.nearsort.core.btree;
 
-import io.nearsort.core.LongCursor;
+import io.nearsort.core.AbstractLongCursor;
 
 /**
  * A {@link LongCursor} over a {@link BPlusTree}: a (leaf, slot) position walking the leaf chain. When the tree's
  * key set changed since the cursor last moved, the position may be stale (splits move entries), so the next
  * move re-seeks from the remembered key.
  */
-final class BPlusTreeCursor implements LongCursor {
+final class BPlusTreeCursor extends AbstractLongCursor {
     private final BPlusTree tree;
     private final Node leaf;
     private long leafPage;
     private int slot;
-    private long key;
-    private long value;
-    private boolean positioned;
     private long expectedModCount;
 
     BPlusTreeCursor(final BPlusTree tree) {
@@ -31,29 +28,11 @@ final class BPlusTreeCursor implements LongCursor {
     }
 
     @Override
-    public boolean seekHigher(final long target) {
-        if (target == Long.MAX_VALUE) {
-            tree.ensureOpen();
-            return unposition();
-        }
-        return seekCeiling(target + 1);
-    }
-
-    @Override
     public boolean seekFloor(final long target) {
         tree.ensureOpen();
         leafPage = tree.findLeaf(target, leaf);
         leaf.wrap(leafPage);
         return settleBackward(leaf.upperBound(target) - 1);
-    }
-
-    @Override
-    public boolean seekLower(final long target) {
-        if (target == Long.MIN_VALUE) {
-            tree.ensureOpen();
-            return unposition();
-        }
-        return seekFloor(target - 1);
     }
 
     @Override
@@ -77,7 +56,7 @@ final class BPlusTreeCursor implements LongCursor {
         requirePositioned();
         tree.ensureOpen();
         if (expectedModCount != tree.modCount) {
-            return seekHigher(key);
+            return seekHigher(key());
         }
         leaf.wrap(leafPage);
         return settleForward(slot + 1);
@@ -88,27 +67,15 @@ final class BPlusTreeCursor implements LongCursor {
         requirePositioned();
         tree.ensureOpen();
         if (expectedModCount != tree.modCount) {
-            return seekLower(key);
+            return seekLower(key());
         }
         leaf.wrap(leafPage);
         return settleBackward(slot - 1);
     }
 
     @Override
-    public boolean isPositioned() {
-        return positioned;
-    }
-
-    @Override
-    public long key() {
-        requirePositioned();
-        return key;
-    }
-
-    @Override
-    public long value() {
-        requirePositioned();
-        return value;
+    protected void ensureOpen() {
+        tree.ensureOpen();
     }
 
     /** Positions on slot {@code pos} of the current leaf, or the first entry after it along the chain. */
@@ -143,21 +110,7 @@ final class BPlusTreeCursor implements LongCursor {
 
     private boolean position(final int p) {
         slot = p;
-        key = leaf.key(p);
-        value = leaf.slot(p);
-        positioned = true;
         expectedModCount = tree.modCount;
-        return true;
-    }
-
-    private boolean unposition() {
-        positioned = false;
-        return false;
-    }
-
-    private void requirePositioned() {
-        if (!positioned) {
-            throw new IllegalStateException("cursor is not positioned on an entry");
-        }
+        return position(leaf.key(p), leaf.slot(p));
     }
 }

@@ -16,8 +16,12 @@ import static io.nearsort.core.btree.NodeDescriptor.keyOffset;
  * A reusable flyweight over one node page (layout in {@link NodeDescriptor}). It never owns the page. Leaves
  * and internal nodes have different capacities, so the flyweight is told which kind it views; the slot array
  * holds values in a leaf and child addresses in an internal node.
+ *
+ * <p>Internal to nearsort, not part of its API: the Bε-tree ({@code io.nearsort.core.betree}) keeps its entries
+ * in leaves of this layout, so the operations it needs on a leaf are public. The flyweight trusts the page
+ * addresses it is given.
  */
-final class Node {
+public final class Node {
     private static final long LONG_ARRAY_BASE = UnsafeApi.arrayBaseOffset(long[].class);
 
     private final UnsafeBuffer buffer = new UnsafeBuffer();
@@ -27,14 +31,15 @@ final class Node {
     private int capacity;
     private long address;
 
-    Node(final int pageSize) {
+    /** A flyweight for nodes of {@code pageSize}-byte pages, viewing none yet. */
+    public Node(final int pageSize) {
         this.pageSize = pageSize;
         this.leafCapacity = NodeDescriptor.leafCapacity(pageSize);
         this.internalCapacity = NodeDescriptor.internalCapacity(pageSize);
     }
 
     /** Views the node at {@code page}, reading its kind from the header. */
-    Node wrap(final long page) {
+    public Node wrap(final long page) {
         buffer.wrap(page, pageSize);
         address = page;
         capacity = buffer.getInt(KIND_OFFSET) == KIND_LEAF ? leafCapacity : internalCapacity;
@@ -42,7 +47,7 @@ final class Node {
     }
 
     /** Formats {@code page} as an empty leaf and views it. */
-    Node initLeaf(final long page) {
+    public Node initLeaf(final long page) {
         return init(page, KIND_LEAF, leafCapacity);
     }
 
@@ -77,11 +82,13 @@ final class Node {
         return capacity;
     }
 
-    int count() {
+    /** Entries of a leaf, keys of an internal node. */
+    public int count() {
         return buffer.getInt(COUNT_OFFSET);
     }
 
-    void setCount(final int count) {
+    /** Sets {@link #count()}. */
+    public void setCount(final int count) {
         buffer.putInt(COUNT_OFFSET, count);
     }
 
@@ -182,34 +189,56 @@ final class Node {
      * block copies instead of 2n stores, for the bulk append of sorted runs (SWARE §III). The entries must fit
      * the node ({@code at + n <= capacity}); the count is not changed.
      */
-    void writeEntries(final int at, final long[] keys, final long[] values, final int from, final int n) {
+    public void writeEntries(final int at, final long[] keys, final long[] values, final int from, final int n) {
         if (n <= 0) {
             return;
         }
+        checkEntries(at, keys, values, from, n);
+        final long bytes = (long) n * Long.BYTES;
+        final long array = LONG_ARRAY_BASE + (long) from * Long.BYTES;
+        UnsafeApi.copyMemory(keys, array, null, address + keyOffset(at), bytes);
+        UnsafeApi.copyMemory(values, array, null, address + NodeDescriptor.slotOffset(capacity, at), bytes);
+    }
+
+    /**
+     * Copies entries {@code [at, at + n)} to {@code keys[from, from + n)} and {@code values[from, from + n)}: the
+     * inverse of {@link #writeEntries}, two block copies.
+     */
+    public void readEntries(final int at, final long[] keys, final long[] values, final int from, final int n) {
+        if (n <= 0) {
+            return;
+        }
+        checkEntries(at, keys, values, from, n);
+        final long bytes = (long) n * Long.BYTES;
+        final long array = LONG_ARRAY_BASE + (long) from * Long.BYTES;
+        UnsafeApi.copyMemory(null, address + keyOffset(at), keys, array, bytes);
+        UnsafeApi.copyMemory(null, address + NodeDescriptor.slotOffset(capacity, at), values, array, bytes);
+    }
+
+    private void checkEntries(final int at, final long[] keys, final long[] values, final int from, final int n) {
         if (at < 0 || at + n > capacity) {
             throw new IndexOutOfBoundsException("entries [" + at + ", " + (at + n) + ") exceed the node's capacity "
                     + capacity);
         }
         java.util.Objects.checkFromIndexSize(from, n, keys.length);
         java.util.Objects.checkFromIndexSize(from, n, values.length);
-        final long bytes = (long) n * Long.BYTES;
-        final long source = LONG_ARRAY_BASE + (long) from * Long.BYTES;
-        UnsafeApi.copyMemory(keys, source, null, address + keyOffset(at), bytes);
-        UnsafeApi.copyMemory(values, source, null, address + NodeDescriptor.slotOffset(capacity, at), bytes);
     }
 
     // ------------------------------------------------------------------ stateless reads
     // Used by the read paths that many threads may run at once (no flyweight state is shared).
 
-    static int countAt(final long page) {
+    /** {@link #count()} of the node at {@code page}. */
+    public static int countAt(final long page) {
         return UnsafeApi.getInt(page + COUNT_OFFSET);
     }
 
-    static long keyAt(final long page, final int index) {
+    /** Key {@code index} of the node at {@code page}. */
+    public static long keyAt(final long page, final int index) {
         return UnsafeApi.getLong(page + keyOffset(index));
     }
 
-    static long slotAt(final long page, final int capacity, final int index) {
+    /** Slot {@code index} (a leaf's value) of the node of {@code capacity} at {@code page}. */
+    public static long slotAt(final long page, final int capacity, final int index) {
         return UnsafeApi.getLong(page + NodeDescriptor.slotOffset(capacity, index));
     }
 
@@ -235,12 +264,12 @@ final class Node {
     }
 
     /** {@link #lowerBound} of the node at {@code page}. */
-    static int lowerBoundAt(final long page, final long key) {
+    public static int lowerBoundAt(final long page, final long key) {
         return lowerBoundAt(page, countAt(page), key);
     }
 
     /** {@link #lowerBound} of the node at {@code page} over its first {@code count} keys. */
-    static int lowerBoundAt(final long page, final int count, final long key) {
+    public static int lowerBoundAt(final long page, final int count, final long key) {
         int lo = 0;
         int hi = count;
         while (lo < hi) {
@@ -255,12 +284,12 @@ final class Node {
     }
 
     /** {@link #upperBound} of the node at {@code page}. */
-    static int upperBoundAt(final long page, final long key) {
+    public static int upperBoundAt(final long page, final long key) {
         return upperBoundAt(page, countAt(page), key);
     }
 
     /** {@link #upperBound} of the node at {@code page} over its first {@code count} keys. */
-    static int upperBoundAt(final long page, final int count, final long key) {
+    public static int upperBoundAt(final long page, final int count, final long key) {
         int lo = 0;
         int hi = count;
         while (lo < hi) {

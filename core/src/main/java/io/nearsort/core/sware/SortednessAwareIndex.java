@@ -17,7 +17,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * A sortedness-aware index (SWARE, ICDE; OSM-tree, VLDB): the SWARE buffer in front of any tree that supports
- * bulk append. Over a B+-tree ({@link io.nearsort.core.Indexes#saBPlusTree()}) this is the SA B+-tree.
+ * bulk append. Over a B+-tree ({@link io.nearsort.core.Indexes#saBPlusTree()}) this is the SA B+-tree, over a
+ * Bε-tree ({@link io.nearsort.core.Indexes#saBeTree()}) the SA Bε-tree.
  *
  * <p>Writes go to the buffer; when it is full, the sorted prefix up to {@code lastSortedZone} is flushed
  * without sorting if it lies in the first half, otherwise the buffer is sorted ((K,L)-adaptive or merge sort,
@@ -73,7 +74,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * {@link IllegalStateException} carrying the cause, rather than answer without those entries.
  */
 public final class SortednessAwareIndex implements LongIndex {
-    private static final String NAME = "SA B+-tree";
+    /** "SA " and the tree's name, e.g. "SA B+-tree". */
+    private final String structureName;
 
     private final AppendableLongIndex tree;
     private final SwareBuffer buffer;
@@ -131,6 +133,7 @@ public final class SortednessAwareIndex implements LongIndex {
 
     SortednessAwareIndex(final AppendableLongIndex tree, final SortednessAwareIndexBuilder config) {
         this.tree = Objects.requireNonNull(tree, "tree");
+        this.structureName = "SA " + tree.stats().structure();
         this.concurrency = config.concurrency();
         this.locking = concurrency != Concurrency.SINGLE_THREAD;
         this.treeReadsBesideWriter = locking && tree.concurrentPointReads();
@@ -918,7 +921,7 @@ public final class SortednessAwareIndex implements LongIndex {
         final boolean treeLocked = awaitTree();
         try {
             final IndexStats treeStats = tree.stats();
-            final IndexStats.Builder stats = IndexStats.builder(NAME);
+            final IndexStats.Builder stats = IndexStats.builder(structureName);
             stats.counter(IndexStats.SIZE, tree.size() + bufferSizeDelta(n));
             treeStats.counters().forEach((name, value) -> {
                 if (!name.equals(IndexStats.SIZE)) {
@@ -989,7 +992,7 @@ public final class SortednessAwareIndex implements LongIndex {
 
     @Override
     public String toString() {
-        return closed ? NAME + "{closed}"
-                : NAME + "{bufferCapacity=" + buffer.capacity + ", concurrency=" + concurrency + "}";
+        return closed ? structureName + "{closed}"
+                : structureName + "{bufferCapacity=" + buffer.capacity + ", concurrency=" + concurrency + "}";
     }
 }

@@ -4,11 +4,13 @@ import io.nearsort.core.AppendableLongIndex;
 import io.nearsort.core.Concurrency;
 import io.nearsort.core.Indexes;
 import io.nearsort.core.btree.BPlusTreeBuilder;
+import io.nearsort.core.btree.TreeBuilder;
 import io.nearsort.core.memory.SlabPool;
 import io.nearsort.core.sortedness.AdaptiveSorter;
 
 /**
- * Validated configuration of a {@link SortednessAwareIndex} over a B+-tree (the SA B+-tree, a.k.a. OSM-tree).
+ * Validated configuration of a {@link SortednessAwareIndex} over a B+-tree (the SA B+-tree, a.k.a. OSM-tree) or
+ * a Bε-tree (the SA Bε-tree): the tree's settings are passed on to the {@link TreeBuilder} it is built with.
  * Defaults are SWARE §V "SWARE Tuning": flush 50% of the buffer when full, 80:20 leaf and internal splits,
  * bulk-loaded leaves filled to 95%, query-driven sorting at 10% of the buffer, Bloom filters with 10 bits per
  * entry, and the (K,L)-adaptive sort when K &lt; 20% or L &lt; 5% of the sorted run (§IV-C).
@@ -28,11 +30,22 @@ public final class SortednessAwareIndexBuilder {
     private Concurrency concurrency = Concurrency.MULTI_WRITER;
     private double splitRatio = 0.8;
     private boolean adaptiveSplitRatio = true;
-    private final BPlusTreeBuilder tree = Indexes.bPlusTree().splitRatio(0.8).tailLeafInserts(true)
-            .bulkFillFactor(BPlusTreeBuilder.DEFAULT_BULK_FILL_FACTOR);
+    private final TreeBuilder<?> tree;
 
     /** Use {@link Indexes#saBPlusTree()}. */
     public SortednessAwareIndexBuilder() {
+        this(Indexes.bPlusTree().tailLeafInserts(true));
+    }
+
+    /**
+     * SWARE over the trees {@code tree} builds ({@link Indexes#saBeTree()} passes a Bε-tree's builder), with the
+     * tree tuning of §V applied to it: 80:20 splits, bulk-loaded nodes filled to 95%.
+     */
+    public SortednessAwareIndexBuilder(final TreeBuilder<?> tree) {
+        if (tree == null) {
+            throw new IllegalArgumentException("tree must not be null");
+        }
+        this.tree = tree.splitRatio(0.8).bulkFillFactor(TreeBuilder.DEFAULT_BULK_FILL_FACTOR);
     }
 
     /** Entries the buffer holds, from 1 to 2^28 (default 2^20). */
@@ -137,23 +150,30 @@ public final class SortednessAwareIndexBuilder {
 
     /**
      * Where the tree's off-heap slabs come from and return to when the index is closed (default
-     * {@link SlabPool#shared()}); see {@link BPlusTreeBuilder#slabPool}.
+     * {@link SlabPool#shared()}); see {@link TreeBuilder#slabPool}.
      */
     public SortednessAwareIndexBuilder slabPool(final SlabPool slabPool) {
         tree.slabPool(slabPool);
         return this;
     }
 
-    /** Whether flushed entries at or above the tree's tail-leaf minimum skip the traversal (default true). */
+    /**
+     * Whether flushed entries at or above the tree's tail-leaf minimum skip the traversal (default true over a
+     * B+-tree; a Bε-tree accepts only false).
+     */
     public SortednessAwareIndexBuilder tailLeafInserts(final boolean enabled) {
         tree.tailLeafInserts(enabled);
         return this;
     }
 
-    /** A new, empty SA B+-tree that owns its memory. */
+    /** A new, empty SA index (SA B+-tree or SA Bε-tree) that owns its memory. */
     public SortednessAwareIndex build() {
-        // Point reads go on beside a flush cycle's tree writes (SortednessAwareIndex, "Thread safety").
-        return over(tree.concurrentReads(concurrency != Concurrency.SINGLE_THREAD).build());
+        // Point reads go on beside a flush cycle's tree writes (SortednessAwareIndex, "Thread safety") over a
+        // B+-tree, which keeps node versions for them; over a Bε-tree they wait for the tree's writer.
+        if (tree instanceof BPlusTreeBuilder) {
+            ((BPlusTreeBuilder) tree).concurrentReads(concurrency != Concurrency.SINGLE_THREAD);
+        }
+        return over(tree.build());
     }
 
     /** A new SA index over {@code tree} (SWARE applies to any tree with bulk append); it takes ownership. */

@@ -4,6 +4,7 @@ import io.nearsort.core.IndexStats;
 import io.nearsort.core.Indexes;
 import io.nearsort.core.LongCursor;
 import io.nearsort.core.sortedness.KLGenerator;
+import io.nearsort.core.testing.ClosedTrees;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -209,24 +210,7 @@ class BPlusTreeBehaviourTest {
         for (long key = 0; key < 10_000; key++) {
             tree.put(key * 7919 % 10_007, key);
         }
-        assertTrue(tree.bytesInUse() > 0);
-        final var view = tree.asNavigableMap();
-        final LongCursor cursor = tree.cursor();
-        tree.close();
-        tree.close();
-        assertEquals(0, tree.bytesInUse());
-        assertEquals(0, tree.bytesAllocated());
-        assertThrows(IllegalStateException.class, () -> tree.put(1, 1));
-        assertThrows(IllegalStateException.class, () -> tree.getOrDefault(1, 1));
-        assertThrows(IllegalStateException.class, () -> tree.containsKey(1));
-        assertThrows(IllegalStateException.class, () -> tree.remove(1));
-        assertThrows(IllegalStateException.class, () -> tree.forEachInRange(1, 2, (k, v) -> { }));
-        assertThrows(IllegalStateException.class, tree::size);
-        assertThrows(IllegalStateException.class, tree::stats);
-        assertThrows(IllegalStateException.class, tree::cursor);
-        assertThrows(IllegalStateException.class, cursor::seekFirst);
-        assertThrows(IllegalStateException.class, () -> view.get(1L));
-        assertThrows(IllegalStateException.class, () -> tree.bulkAppend(new long[1], new long[1], 0, 1));
+        ClosedTrees.closeAndAssertUnusable(tree);
     }
 
     @Test

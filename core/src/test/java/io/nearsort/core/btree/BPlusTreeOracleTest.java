@@ -1,6 +1,7 @@
 package io.nearsort.core.btree;
 
 import io.nearsort.core.Indexes;
+import io.nearsort.core.testing.KLGrid;
 import io.nearsort.core.testing.LongIndexOracle;
 import io.nearsort.core.testing.LongIndexOracle.KeyPattern;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,45 +44,22 @@ class BPlusTreeOracleTest {
     @ParameterizedTest(name = "bulk appends interleaved with random operations, seed {0}")
     @MethodSource("seeds")
     void bulkAppendInterleavedWithUpdates(final long seed) {
-        final java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
-        final LongIndexOracle oracle = new LongIndexOracle(seed, KeyPattern.MIXED);
         try (BPlusTree tree = Indexes.bPlusTree().pageSize(512).splitRatio(0.8).tailLeafInserts(true)
                 .bulkFillFactor(0.9).build()) {
-            long next = 1L << 50;
-            for (int round = 0; round < 200; round++) {
-                if (!tree.isEmpty()) {
-                    next = Math.max(next, tree.lastKey());
-                }
-                // Room for the run above the largest key (random puts may have reached Long.MAX_VALUE).
-                final int runLength = (int) Math.min(random.nextInt(3000), (Long.MAX_VALUE - next) / 10);
-                final long[] keys = new long[runLength];
-                final long[] values = new long[runLength];
-                for (int i = 0; i < runLength; i++) {
-                    next += 1 + random.nextInt(10);
-                    keys[i] = next;
-                    values[i] = random.nextLong();
-                    oracle.oracle().put(keys[i], values[i]);
-                }
-                tree.bulkAppend(keys, values, 0, runLength);
-                oracle.run(tree, 2_000, () -> TreeValidator.check(tree));
-            }
+            new LongIndexOracle(seed, KeyPattern.MIXED).runWithBulkAppends(tree, 200, 2_000,
+                    () -> TreeValidator.check(tree));
         }
     }
 
     /** The OSM-tree §5 grid, plus scrambled, through every ingestion path. */
     static Stream<Arguments> grid() {
-        final double[] ks = {0, 1, 5, 10, 15, 25, 50};
-        final double[] ls = {1, 5, 10, 25, 50};
-        final Stream<Arguments> nearSorted = java.util.Arrays.stream(ks).boxed()
-                .flatMap(k -> java.util.Arrays.stream(ls).mapToObj(l -> Arguments.of(k, l, false)));
-        return Stream.concat(nearSorted, Stream.of(Arguments.of(0.0, 0.0, true)));
+        return KLGrid.cells().map(c -> Arguments.of(c[0], c[1], c[2] != 0));
     }
 
     @ParameterizedTest(name = "K={0}% L={1}% scrambled={2}")
     @MethodSource("grid")
     void generatedWorkloadsAcrossTheGrid(final double k, final double l, final boolean scrambled) {
-        final long[] keys = io.nearsort.core.sortedness.KLGenerator.workload(30_000).kPercent(k).lPercent(l)
-                .scrambled(scrambled).randomGaps(5).seed(99).generate();
+        final long[] keys = KLGrid.keys(30_000, k, l, scrambled, 5, 99);
         final java.util.TreeMap<Long, Long> oracle = new java.util.TreeMap<>();
         for (final long key : keys) {
             oracle.put(key, ~key);

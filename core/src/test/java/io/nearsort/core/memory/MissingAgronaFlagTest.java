@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class MissingAgronaFlagTest {
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"bplus", "sbtree"})
+    @ValueSource(strings = {"bplus", "sbtree", "betree", "sa-betree"})
     void firstUseWithoutTheFlagFailsNamingIt(final String index) throws IOException, InterruptedException {
         final Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
         final Process process = new ProcessBuilder(List.of(java.toString(), "-cp",

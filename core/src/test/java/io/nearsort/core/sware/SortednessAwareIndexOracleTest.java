@@ -3,7 +3,7 @@ package io.nearsort.core.sware;
 import io.nearsort.core.Concurrency;
 import io.nearsort.core.Indexes;
 import io.nearsort.core.btree.BPlusTree;
-import io.nearsort.core.sortedness.KLGenerator;
+import io.nearsort.core.testing.KLGrid;
 import io.nearsort.core.testing.LongIndexOracle;
 import io.nearsort.core.testing.LongIndexOracle.KeyPattern;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -68,14 +68,11 @@ class SortednessAwareIndexOracleTest {
      * concurrency modes take turns over the grid's cells.
      */
     static Stream<Arguments> grid() {
-        final double[] ks = {0, 1, 5, 10, 15, 25, 50};
-        final double[] ls = {1, 5, 10, 25, 50};
         final Concurrency[] modes = Concurrency.values();
         final int[] cell = {0};
-        final Stream<Arguments> nearSorted = Arrays.stream(ks).boxed()
-                .flatMap(k -> Arrays.stream(ls).mapToObj(l -> Arguments.of(k, l, false,
-                        modes[cell[0]++ % modes.length])));
-        return Stream.concat(nearSorted, Arrays.stream(modes).map(mode -> Arguments.of(0.0, 0.0, true, mode)));
+        final Stream<Arguments> cells = KLGrid.cells().filter(c -> c[2] == 0)
+                .map(c -> Arguments.of(c[0], c[1], false, modes[cell[0]++ % modes.length]));
+        return Stream.concat(cells, Arrays.stream(modes).map(mode -> Arguments.of(0.0, 0.0, true, mode)));
     }
 
     @ParameterizedTest(name = "K={0}% L={1}% scrambled={2} {3}")
@@ -83,30 +80,10 @@ class SortednessAwareIndexOracleTest {
     void generatedWorkloadsAcrossTheGrid(final double k, final double l, final boolean scrambled,
                                          final Concurrency concurrency) {
         final int n = 50_000;
-        final long[] keys = KLGenerator.workload(n).kPercent(k).lPercent(l).scrambled(scrambled).randomGaps(3)
-                .seed(17).generate();
-        final TreeMap<Long, Long> oracle = new TreeMap<>();
+        final long[] keys = KLGrid.keys(n, k, l, scrambled, 3, 17);
         try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(n / 100).pageSize(1024)
                 .concurrency(concurrency).build()) {
-            for (int i = 0; i < n; i++) {
-                index.put(keys[i], i);
-                oracle.put(keys[i], (long) i);
-                if (i % 7 == 0) {
-                    index.put(keys[i / 2], -i); // overwrite an older key
-                    oracle.put(keys[i / 2], (long) -i);
-                }
-            }
-            assertEquals(oracle, index.asNavigableMap());
-            for (int i = 0; i < n; i += 3) {
-                index.remove(keys[i]);
-                oracle.remove(keys[i]);
-            }
-            assertEquals(oracle.size(), index.size());
-            assertEquals(oracle, index.asNavigableMap());
-            for (int i = 0; i < n; i += 11) {
-                final Long expected = oracle.get(keys[i]);
-                assertEquals(expected == null ? -1 : expected, index.getOrDefault(keys[i], -1));
-            }
+            final TreeMap<Long, Long> oracle = KLGrid.ingestOverwriteAndDelete(index, keys);
             index.flush();
             assertEquals(oracle, index.asNavigableMap());
             assertEquals(0, index.stats().counter("bufferEntries"));

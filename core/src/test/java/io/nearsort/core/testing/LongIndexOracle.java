@@ -1,5 +1,6 @@
 package io.nearsort.core.testing;
 
+import io.nearsort.core.AppendableLongIndex;
 import io.nearsort.core.LongIndex;
 
 import java.util.ArrayList;
@@ -54,6 +55,34 @@ public final class LongIndexOracle {
         }
         invariants.run();
         assertSameContent(index, "at the end");
+    }
+
+    /**
+     * {@code rounds} rounds of a sorted run (up to 3,000 keys, random gaps) bulk-appended above the index's largest
+     * key, each followed by {@code operationsPerRound} random operations: SWARE §III's bulk loading interleaved
+     * with updates. {@code invariants} runs after every append and as in {@link #run}.
+     */
+    public void runWithBulkAppends(final AppendableLongIndex index, final int rounds, final int operationsPerRound,
+                                   final Runnable invariants) {
+        long next = 1L << 50;
+        for (int round = 0; round < rounds; round++) {
+            if (!index.isEmpty()) {
+                next = Math.max(next, index.lastKey());
+            }
+            // Room for the run above the largest key (random puts may have reached Long.MAX_VALUE).
+            final int runLength = (int) Math.min(random.nextInt(3000), (Long.MAX_VALUE - next) / 10);
+            final long[] keys = new long[runLength];
+            final long[] values = new long[runLength];
+            for (int i = 0; i < runLength; i++) {
+                next += 1 + random.nextInt(10);
+                keys[i] = next;
+                values[i] = random.nextLong();
+                oracle.put(keys[i], values[i]);
+            }
+            index.bulkAppend(keys, values, 0, runLength);
+            invariants.run();
+            run(index, operationsPerRound, invariants);
+        }
     }
 
     /** Compares {@code size()} only every {@code n} operations (for indexes whose exact size is costly). */

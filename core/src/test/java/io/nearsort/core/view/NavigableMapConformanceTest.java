@@ -24,29 +24,50 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * Guava's testlib {@code NavigableMapTestSuiteBuilder}, an independent conformance suite for the
  * {@code java.util.NavigableMap} contract (it derives the descending, sub-, head- and tail-map and key-set
- * suites itself), run against the views of the B+-tree, the SA B+-tree and the SB-Tree with small nodes.
+ * suites itself), run against the views of the B+-tree, the SA B+-tree, the SB-Tree, the Bε-tree and the SA
+ * Bε-tree with small nodes.
  */
 class NavigableMapConformanceTest {
     private static final List<LongIndex> CREATED = new ArrayList<>();
 
     @TestFactory
     DynamicNode bPlusTreeView() {
-        final junit.framework.Test suite = NavigableMapTestSuiteBuilder
-                .using(new Generator(() -> Indexes.bPlusTree().pageSize(512).splitRatio(0.8).tailLeafInserts(true)
-                        .build()))
-                .named("BPlusTree.asNavigableMap")
-                .withFeatures(MapFeature.GENERAL_PURPOSE, CollectionFeature.SUPPORTS_ITERATOR_REMOVE,
-                        CollectionFeature.KNOWN_ORDER, CollectionSize.ANY)
-                .createTestSuite();
-        return GuavaSuites.toDynamic(suite, NavigableMapConformanceTest::closeCreated);
+        return suite("BPlusTree.asNavigableMap",
+                () -> Indexes.bPlusTree().pageSize(512).splitRatio(0.8).tailLeafInserts(true).build());
     }
 
     /** The SA B+-tree's view, with a buffer of 3 entries so that maps span the buffer and the tree. */
     @TestFactory
     DynamicNode saBPlusTreeView() {
+        return suite("SortednessAwareIndex.asNavigableMap",
+                () -> Indexes.saBPlusTree().bufferCapacity(3).pageSize(512).build());
+    }
+
+    /** The Bε-tree's view; 512-byte nodes buffer 22 messages, so the suite's maps live in the root's buffer. */
+    @TestFactory
+    DynamicNode beTreeView() {
+        return suite("BeTree.asNavigableMap", () -> Indexes.beTree().pageSize(512).build());
+    }
+
+    /**
+     * The Bε-tree's view over a tree that held 300 keys and had them all removed: the suite's entries mix with
+     * delete messages and dead leaf entries in a tree of three levels whose buffers flush as the suite writes.
+     */
+    @TestFactory
+    DynamicNode beTreeViewOverDeletedKeys() {
+        return suite("BeTree.asNavigableMap.afterDeletes", NavigableMapConformanceTest::beTreeOfDeletedKeys);
+    }
+
+    /** The SA Bε-tree's view, with a buffer of 3 entries so that maps span the SWARE buffer and the Bε-tree. */
+    @TestFactory
+    DynamicNode saBeTreeView() {
+        return suite("SA-BeTree.asNavigableMap", () -> Indexes.saBeTree().bufferCapacity(3).pageSize(512).build());
+    }
+
+    private static DynamicNode suite(final String name, final java.util.function.Supplier<LongIndex> factory) {
         final junit.framework.Test suite = NavigableMapTestSuiteBuilder
-                .using(new Generator(() -> Indexes.saBPlusTree().bufferCapacity(3).pageSize(512).build()))
-                .named("SortednessAwareIndex.asNavigableMap")
+                .using(new Generator(factory))
+                .named(name)
                 .withFeatures(MapFeature.GENERAL_PURPOSE, CollectionFeature.SUPPORTS_ITERATOR_REMOVE,
                         CollectionFeature.KNOWN_ORDER, CollectionSize.ANY)
                 .createTestSuite();
@@ -59,21 +80,30 @@ class NavigableMapConformanceTest {
      */
     @TestFactory
     DynamicNode sbTreeView() {
-        final junit.framework.Test suite = NavigableMapTestSuiteBuilder
-                .using(new Generator(() -> Indexes.sbTree().blockSize(512).maxPerThreadBlocks(1)
-                        .perThreadBlockCapacity(2).build()))
-                .named("SBTree.asNavigableMap")
-                .withFeatures(MapFeature.GENERAL_PURPOSE, CollectionFeature.SUPPORTS_ITERATOR_REMOVE,
-                        CollectionFeature.KNOWN_ORDER, CollectionSize.ANY)
-                .createTestSuite();
-        return GuavaSuites.toDynamic(suite, NavigableMapConformanceTest::closeCreated);
+        return suite("SBTree.asNavigableMap",
+                () -> Indexes.sbTree().blockSize(512).maxPerThreadBlocks(1).perThreadBlockCapacity(2).build());
+    }
+
+    private static LongIndex beTreeOfDeletedKeys() {
+        final LongIndex tree = Indexes.beTree().pageSize(512).build();
+        final java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+        final long[] keys = new long[300];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = random.nextInt(4) == 0 ? random.nextLong() : random.nextInt(10_000) - 5_000;
+            tree.put(keys[i], i);
+        }
+        for (final long key : keys) {
+            tree.remove(key);
+        }
+        assertEquals(0, tree.size());
+        return tree;
     }
 
     private static void closeCreated() {
         for (final LongIndex index : CREATED) {
             index.close();
-            if (index instanceof io.nearsort.core.btree.BPlusTree) {
-                assertEquals(0, ((io.nearsort.core.btree.BPlusTree) index).bytesInUse(), "bytesInUse after close");
+            if (index instanceof io.nearsort.core.btree.PagedTree) {
+                assertEquals(0, ((io.nearsort.core.btree.PagedTree) index).bytesInUse(), "bytesInUse after close");
             }
             if (index instanceof io.nearsort.core.sbtree.SBTree) {
                 assertEquals(0, ((io.nearsort.core.sbtree.SBTree) index).bytesInUse(), "bytesInUse after close");

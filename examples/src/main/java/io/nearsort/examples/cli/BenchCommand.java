@@ -70,7 +70,8 @@ final class BenchCommand extends NearsortMain.Subcommand {
                     + "splits and tail-leaf inserts; its putAll batches bulk-append ascending runs), sa-bplus (SA "
                     + "B+-tree, SWARE), sa-bplus-sw (SA B+-tree for a single writer thread), sa-bplus-st (SA B+-tree "
                     + "confined to one thread), sbtree (SB-Tree: segmented blocks of per-thread blocks, concurrent), "
-                    + "treemap, skiplist (default ${DEFAULT-VALUE})")
+                    + "betree (the papers' Bε-tree, writes buffered as messages in its nodes), sa-betree (SA Bε-tree, "
+                    + "SWARE over it), treemap, skiplist (default ${DEFAULT-VALUE})")
     List<String> structures;
 
     @Option(names = "--baseline", paramLabel = "NAME", defaultValue = "bplus",
@@ -88,8 +89,8 @@ final class BenchCommand extends NearsortMain.Subcommand {
     String batch;
 
     @Option(names = "--buffer", paramLabel = "ENTRIES|P%", defaultValue = "1%",
-            description = "SWARE buffer of the SA B+-trees (sa-bplus, sa-bplus-sw, sa-bplus-st), in entries or %% "
-                    + "of n (default ${DEFAULT-VALUE}, the papers' default)")
+            description = "SWARE buffer of the SA trees (sa-bplus, sa-bplus-sw, sa-bplus-st, sa-betree), in entries "
+                    + "or %% of n (default ${DEFAULT-VALUE}, the papers' default)")
     String buffer;
 
     @Option(names = "--lookups", paramLabel = "N", converter = Counts.class, defaultValue = "0",

@@ -62,6 +62,20 @@ public enum BenchStructure {
             return IndexTarget.of(Indexes.sbTree().build());
         }
     },
+    /** The SWARE paper's Bε-tree (§V "Index Design", ε = 1/2): every write a message into the root's buffer. */
+    BETREE("betree", "Bε-tree") {
+        @Override
+        public BenchTarget create(final int bufferCapacity) {
+            return IndexTarget.of(Indexes.beTree().build());
+        }
+    },
+    /** The SA Bε-tree (SWARE §V-G): the SWARE buffer over the Bε-tree, with the paper's tuning. */
+    SA_BETREE("sa-betree", "SA Bε-tree (SWARE)") {
+        @Override
+        public BenchTarget create(final int bufferCapacity) {
+            return IndexTarget.of(Indexes.saBeTree().bufferCapacity(bufferCapacity).build());
+        }
+    },
     /** {@link TreeMap}, the JDK's red-black tree. */
     TREEMAP("treemap", "java.util.TreeMap") {
         @Override

@@ -1,0 +1,98 @@
+package io.nearsort.core.btree;
+
+import io.nearsort.core.AppendableLongIndex;
+import io.nearsort.core.memory.PageArena;
+import io.nearsort.core.view.LongIndexMapView;
+
+import java.util.NavigableMap;
+import java.util.Objects;
+
+/**
+ * What the two trees of SWARE's evaluation share as owners of their memory: every node is a page of the tree's
+ * own {@link PageArena}, which {@link #close()} returns whole; the {@link NavigableMap} view; the argument checks
+ * of bulk append. {@link BPlusTree} and {@code io.nearsort.core.betree.BeTree} extend it.
+ */
+public abstract class PagedTree implements AppendableLongIndex {
+    /** The arena every node lives in; the tree owns it. */
+    protected final PageArena arena;
+    private final String name;
+    private boolean closed;
+    private NavigableMap<Long, Long> view;
+
+    /** A tree called {@code name} whose nodes are pages of the size {@code config} names. */
+    protected PagedTree(final String name, final TreeBuilder<?> config) {
+        this.name = name;
+        this.arena = PageArena.builder().pageSize(config.pageSize()).slabPool(config.slabPool()).build();
+    }
+
+    @Override
+    public NavigableMap<Long, Long> asNavigableMap() {
+        ensureOpen();
+        if (view == null) {
+            view = new LongIndexMapView(this);
+        }
+        return view;
+    }
+
+    /**
+     * The checks of {@link #bulkAppend}: {@code [from, to)} within both arrays, keys strictly ascending, the
+     * first one above {@link #lastKey()}.
+     */
+    protected final void checkRun(final long[] keys, final long[] values, final int from, final int to) {
+        Objects.checkFromToIndex(from, to, keys.length);
+        Objects.checkFromToIndex(from, to, values.length);
+        if (from < to && !isEmpty() && keys[from] <= lastKey()) {
+            throw new IllegalArgumentException("keys[" + from + "] must exceed the tree's largest key " + lastKey()
+                    + " (got: " + keys[from] + ")");
+        }
+        for (int i = from + 1; i < to; i++) {
+            if (keys[i] <= keys[i - 1]) {
+                throw new IllegalArgumentException("keys must be strictly ascending: keys[" + i + "] = " + keys[i]
+                        + " follows " + keys[i - 1]);
+            }
+        }
+    }
+
+    /** Bytes still held in pages; 0 after {@link #close()}. */
+    public long bytesInUse() {
+        return arena.bytesInUse();
+    }
+
+    /** Bytes obtained from the operating system; 0 after {@link #close()}. */
+    public long bytesAllocated() {
+        return arena.bytesAllocated();
+    }
+
+    /** Returns every page to the arena's slab pool. Idempotent. */
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            arena.close();
+        }
+    }
+
+    /**
+     * Fails once the tree is closed.
+     *
+     * @throws IllegalStateException after {@link #close()}
+     */
+    public final void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException(getClass().getSimpleName() + " is closed");
+        }
+    }
+
+    /** The tree's name in statistics, e.g. {@code "B+-tree"}. */
+    protected final String name() {
+        return name;
+    }
+
+    @Override
+    public String toString() {
+        return closed ? name + "{closed}" : name + "{" + shape() + "}";
+    }
+
+    /** The tree's shape for {@link #toString()}, e.g. {@code "size=10, height=1"}. */
+    protected abstract String shape();
+}
