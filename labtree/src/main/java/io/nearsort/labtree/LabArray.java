@@ -19,6 +19,12 @@ import java.util.Objects;
  * to the default deletes it. {@link #close()} flushes every page and forces the file to disk; reopening returns
  * the same array. Confined to one thread.
  *
+ * <p>Crash consistency: once {@link #flush()} or {@link #close()} returns, the array as it was then survives a
+ * process kill; a process killed at any other moment leaves a file that opens at the last completed flush (or at
+ * the flush in progress, if it passed its commit point). Writes between flushes may reach the disk (the buffer
+ * pool evicts pages) but go to the journal {@code <file>.journal} until the next flush commits them. The file must
+ * not be opened by two processes at once.
+ *
  * <pre>{@code
  * try (LabArray a = LabArray.builder(path).shape(rows, cols).linearization(Linearization.rowMajor())
  *         .splitStrategy(SplitStrategy.ALIGNED).leafFormat(LeafFormat.DYNAMIC).build()) {

@@ -212,6 +212,39 @@ class LabArrayTest {
         assertEquals(before, direct.getMemoryUsed(), "no direct bytes remain after close");
     }
 
+    /**
+     * Issue 22: when saving the buffered updates fails at close, nothing is committed and the file and every frame
+     * are still released (the pool used to stay open).
+     */
+    @Test
+    void aFailingSaveAtCloseCommitsNothingAndReleasesEverything() throws java.io.IOException {
+        final Path file = dir.toRealPath().resolve("save.lab");
+        try (LabArray a = LabArray.builder(file).shape(100, 100).pageSize(512).bufferPoolPages(8).build()) {
+            for (long i = 0; i < 10_000; i += 2) {
+                a.setLinear(1.0, i);
+            }
+        }
+        final long pages = Files.size(file) / 512;
+        for (long p = 2; p < pages; p++) { // every page but the header and the meta page
+            ResourceProbe.flipByte(file, p * 512 + 40);
+        }
+        final byte[] damaged = Files.readAllBytes(file);
+        final long before = ResourceProbe.directBytes(); // after the reads above, whose buffers the JDK caches
+        final LabArray a = LabArray.builder(file).shape(100, 100).pageSize(512).bufferPoolPages(8)
+                .updateBuffer(20_000, FlushPolicy.ALL).build();
+        for (long i = 1; i < 10_000; i += 2) {
+            a.setLinear(2.0, i); // buffered: applied to the leaves at close
+        }
+        final Path journal = file.resolveSibling("save.lab.journal");
+        assertEquals(2, ResourceProbe.openDescriptors(file, journal));
+        final CorruptFileException e = assertThrows(CorruptFileException.class, a::close);
+        assertEquals(file, e.file());
+        assertEquals(0, ResourceProbe.openDescriptors(file, journal), "file and journal closed");
+        assertEquals(before, ResourceProbe.directBytes(), "every frame freed");
+        assertTrue(java.util.Arrays.equals(damaged, Files.readAllBytes(file)), "nothing committed");
+        assertTrue(Files.notExists(journal));
+    }
+
     @Test
     void useAfterCloseAndOutOfRangeIndicesFailClearly() {
         final LabArray a = LabArray.builder(dir.resolve("c.lab")).shape(4, 4).pageSize(512).build();

@@ -79,10 +79,13 @@ public final class BufferPool implements AutoCloseable {
         }
     }
 
-    /** Closes this pool after {@code failure} happened while setting up a structure in it; returns the failure. */
+    /**
+     * Discards this pool after {@code failure} happened while setting up a structure in it (nothing of the set-up
+     * is committed); returns the failure.
+     */
     public RuntimeException closeAfter(final RuntimeException failure) {
         try {
-            close();
+            discard();
         } catch (final IOException | RuntimeException suppressed) {
             failure.addSuppressed(suppressed);
         }
@@ -186,7 +189,7 @@ public final class BufferPool implements AutoCloseable {
         pageWrites++;
     }
 
-    /** Writes every dirty page and the header, and forces them to the device. */
+    /** Writes every dirty page and commits them with the header atomically ({@link PageFile#sync()}). */
     public void flush() {
         checkOpen();
         for (final Frame frame : frames.values()) {
@@ -229,25 +232,38 @@ public final class BufferPool implements AutoCloseable {
         }
     }
 
-    /** Flushes, closes the file and frees every frame. */
+    /**
+     * Flushes, frees every frame and closes the file. Each step runs even if an earlier one fails (a failed flush
+     * still frees the frames and closes the file, which stays at its last commit); the first failure is thrown with
+     * the others suppressed.
+     */
     @Override
     public void close() throws IOException {
-        if (closed) {
-            return;
+        if (!closed) {
+            release(new ReleaseChain().run(this::flush));
         }
-        try {
-            flush();
-        } finally {
-            closed = true;
-            for (final Frame frame : frames.values()) {
-                frame.memory.free();
-            }
-            for (final AlignedBuffer buffer : spare) {
-                buffer.free();
-            }
-            frames.clear();
-            spare.clear();
-            file.close();
+    }
+
+    /**
+     * Closes without writing anything: frees every frame and closes the file, which stays at its last commit (for
+     * an owner whose state could not be saved). Each step runs even if an earlier one fails.
+     */
+    public void discard() throws IOException {
+        if (!closed) {
+            release(new ReleaseChain());
         }
+    }
+
+    private void release(final ReleaseChain chain) throws IOException {
+        closed = true;
+        for (final Frame frame : frames.values()) {
+            chain.run(frame.memory::free);
+        }
+        for (final AlignedBuffer buffer : spare) {
+            chain.run(buffer::free);
+        }
+        frames.clear();
+        spare.clear();
+        chain.run(file::close).rethrow();
     }
 }

@@ -1,6 +1,8 @@
 package io.nearsort.labtree.storage;
 
 
+import io.nearsort.core.memory.UnsafeAccess;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -8,8 +10,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.zip.CRC32C;
 
 /**
  * A file of fixed-size pages (LAB-tree's storage, Remark B.5: own buffer pool over 8 KiB pages, file-system caching
@@ -17,6 +19,12 @@ import java.util.zip.CRC32C;
  * number and a CRC32C ({@link PageTrailerDescriptor}), verified on every read. Direct I/O is used where the file
  * system accepts it; elsewhere the file is opened for buffered I/O and {@link #directIo()} says so. Pages past the
  * end of the written file read as corruption, never as zeros. Confined to one thread.
+ *
+ * <p>Crash consistency: {@link #sync()} commits atomically through a redo journal next to the file
+ * ({@link JournalDescriptor}). Until then no page of the last commit is overwritten in place, so a process killed
+ * at any moment leaves a file that opens at its last completed {@code sync()}: {@link #open} replays a committed
+ * journal or discards an uncommitted one. A new file appears with its header complete (written aside, then
+ * renamed). The journal is deleted by {@link #close()}. Two processes must not open one file at a time.
  */
 public final class PageFile implements AutoCloseable {
     /** Smallest page: a trailer needs room, and O_DIRECT needs 512-byte alignment. */
@@ -29,77 +37,153 @@ public final class PageFile implements AutoCloseable {
     private final Path path;
     private final int pageSize;
     private final FileChannel channel;
+    private final Journal journal;
     private final boolean directIo;
     private final String directIoNotice;
     private final AlignedBuffer header;
     private final ByteBuffer headerBuffer;
-    private final CRC32C crc = new CRC32C();
     private long pageCount;
+    /** The last commit: its data pages are never written in place until the next commit is durable. */
+    private long committedPageCount;
+    private long generation;
+    /** Pages written or allocated since the last commit. */
+    private boolean changed;
+    /** Pages written in place since the file was last forced. */
+    private boolean unforced;
+    /** Why a commit failed, after which the file refuses use (its journal is kept for recovery at reopen). */
+    private String failedCommit;
     private boolean closed;
 
-    private PageFile(final Path path, final int pageSize, final FileChannel channel, final boolean directIo,
-                     final String directIoNotice) {
+    /** The committed state the header records. */
+    private record Header(int pageSize, long pageCount, long generation) {
+    }
+
+    private PageFile(final Path path, final int pageSize, final FileChannel channel, final Journal journal,
+                     final boolean directIo, final String directIoNotice, final AlignedBuffer header,
+                     final Header committed) {
         this.path = path;
         this.pageSize = pageSize;
         this.channel = channel;
+        this.journal = journal;
         this.directIo = directIo;
         this.directIoNotice = directIoNotice;
-        this.header = allocatePageBuffer(pageSize);
+        this.header = header;
         this.headerBuffer = header.page();
+        this.pageCount = committed.pageCount;
+        this.committedPageCount = committed.pageCount;
+        this.generation = committed.generation;
     }
 
     /**
      * Opens {@code path}, creating it with {@code pageSize}-byte pages if it does not exist. An existing file must
-     * have been written with the same page size.
+     * have been written with the same page size; if it was not closed, it is recovered to its last commit first.
      *
-     * @throws CorruptFileException if an existing file has a bad header or is shorter than its header says
+     * @throws CorruptFileException  if an existing file has a bad header or is shorter than its header says
+     * @throws IllegalStateException if the JVM lacks {@value UnsafeAccess#REQUIRED_FLAG}, which releasing the
+     *                               page buffers needs (checked before the file is touched)
      */
     public static PageFile open(final Path path, final int pageSize, final boolean tryDirectIo) throws IOException {
         if (pageSize < MIN_PAGE_SIZE || pageSize > MAX_PAGE_SIZE || Integer.bitCount(pageSize) != 1) {
             throw new IllegalArgumentException("pageSize must be a power of two in [" + MIN_PAGE_SIZE + ", "
                     + MAX_PAGE_SIZE + "] (got: " + pageSize + ")");
         }
-        final boolean exists = Files.exists(path);
-        final long pageCount = exists ? readHeader(path, pageSize) : 0;
-        final OpenOption[] options = {StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.CREATE};
+        UnsafeAccess.requireAvailable();
+        final AlignedBuffer header = allocatePageBuffer(pageSize);
         FileChannel channel = null;
-        String notice = null;
-        if (tryDirectIo) {
-            try {
-                final OpenOption[] direct = java.util.Arrays.copyOf(options, options.length + 1);
-                direct[options.length] = directOption();
-                channel = FileChannel.open(path, direct);
-                final long blockSize = Files.getFileStore(path).getBlockSize();
-                if (pageSize % blockSize != 0 || ALIGNMENT % blockSize != 0) {
-                    channel.close();
-                    channel = null;
-                    notice = "page size " + pageSize + " is not a multiple of the block size " + blockSize;
-                }
-            } catch (final UnsupportedOperationException | IOException | ReflectiveOperationException e) {
-                notice = e.toString();
-            }
-            if (channel == null) {
-                LOG.log(System.Logger.Level.INFO, "{0}: direct I/O unavailable ({1}); using buffered I/O", path,
-                        notice);
-            }
-        } else {
-            notice = "not requested";
-        }
-        final boolean direct = channel != null;
-        if (channel == null) {
-            channel = FileChannel.open(path, options);
-        }
-        final PageFile file = new PageFile(path, pageSize, channel, direct, direct ? null : notice);
-        file.pageCount = pageCount;
         try {
-            if (!exists) {
-                file.writeHeader();
+            if (!Files.exists(path)) {
+                Files.deleteIfExists(Journal.pathOf(path)); // a journal without its file belongs to nothing
+                create(path, header.page());
             }
-        } catch (final IOException | RuntimeException e) {
-            file.close();
+            final Header committed = recover(path, pageSize, header.page());
+            final OpenOption[] options = {StandardOpenOption.READ, StandardOpenOption.WRITE};
+            String notice = null;
+            if (tryDirectIo) {
+                try {
+                    final OpenOption[] direct = java.util.Arrays.copyOf(options, options.length + 1);
+                    direct[options.length] = directOption();
+                    channel = FileChannel.open(path, direct);
+                    final long blockSize = Files.getFileStore(path).getBlockSize();
+                    if (pageSize % blockSize != 0 || ALIGNMENT % blockSize != 0) {
+                        channel.close();
+                        channel = null;
+                        notice = "page size " + pageSize + " is not a multiple of the block size " + blockSize;
+                    }
+                } catch (final UnsupportedOperationException | IOException | ReflectiveOperationException e) {
+                    notice = e.toString();
+                }
+                if (channel == null) {
+                    LOG.log(System.Logger.Level.INFO, "{0}: direct I/O unavailable ({1}); using buffered I/O",
+                            path, notice);
+                }
+            } else {
+                notice = "not requested";
+            }
+            final boolean direct = channel != null;
+            if (channel == null) {
+                channel = FileChannel.open(path, options);
+            }
+            return new PageFile(path, pageSize, channel, Journal.create(path, pageSize), direct,
+                    direct ? null : notice, header, committed);
+        } catch (final IOException | RuntimeException | Error e) {
+            final ReleaseChain release = new ReleaseChain().run(header::free);
+            if (channel != null) {
+                release.run(channel::close);
+            }
+            try {
+                release.rethrow();
+            } catch (final IOException | RuntimeException | Error suppressed) {
+                e.addSuppressed(suppressed);
+            }
             throw e;
         }
-        return file;
+    }
+
+    /**
+     * A new file is written aside and renamed, so that a process killed while creating it leaves either no file or
+     * an empty one with a complete header.
+     */
+    private static void create(final Path path, final ByteBuffer page) throws IOException {
+        final Path aside = path.resolveSibling(path.getFileName() + ".new");
+        for (int i = 0; i < page.capacity(); i += Long.BYTES) {
+            page.putLong(i, 0);
+        }
+        FileHeaderDescriptor.encode(page, page.capacity(), 0, 0);
+        try (FileChannel channel = FileChannel.open(aside, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            writeFully(channel, page, 0, page.capacity());
+            channel.force(true);
+        }
+        Files.move(aside, path, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
+     * Reads the header through a plain channel (direct I/O cannot read a header whose page size is not known yet),
+     * replaying or discarding a journal left by a process that did not close the file ({@link JournalDescriptor}),
+     * and cuts off pages past the commit that such a process wrote.
+     */
+    private static Header recover(final Path path, final int pageSize, final ByteBuffer scratch) throws IOException {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            Header header = null;
+            CorruptFileException unreadable = null;
+            try {
+                header = readHeader(path, channel, pageSize, scratch);
+            } catch (final CorruptFileException e) {
+                unreadable = e; // a commit in the journal may rewrite it
+            }
+            final boolean crashed = Journal.recover(path, channel, header == null ? -1 : header.generation(),
+                    pageSize, scratch);
+            if (crashed) {
+                header = readHeader(path, channel, pageSize, scratch);
+                final long committedLength = (header.pageCount() + 1) * pageSize;
+                if (channel.size() > committedLength) {
+                    channel.truncate(committedLength);
+                }
+            } else if (unreadable != null) {
+                throw unreadable;
+            }
+            return header;
+        }
     }
 
     /**
@@ -139,9 +223,15 @@ public final class PageFile implements AutoCloseable {
         return pageCount;
     }
 
+    /** Commits made to the file since it was created ({@link #sync()}s that changed it). */
+    public long generation() {
+        return generation;
+    }
+
     /** A new page number at the end of the file; its content exists once written. */
     public long allocate() {
-        checkOpen();
+        checkUsable();
+        changed = true;
         return ++pageCount;
     }
 
@@ -150,68 +240,60 @@ public final class PageFile implements AutoCloseable {
      * lazily; the ones never written stay holes of a sparse file, and the caller must not read them).
      */
     public void extendTo(final long page) {
-        checkOpen();
+        checkUsable();
         if (page < 1) {
             throw new IllegalArgumentException("page must be >= 1 (got: " + page + ")");
         }
-        pageCount = Math.max(pageCount, page);
+        if (page > pageCount) {
+            changed = true;
+            pageCount = page;
+        }
     }
 
     /**
-     * Reads data page {@code page} into {@code buffer} (the page of a buffer from {@link #allocatePageBuffer}).
+     * Reads data page {@code page} into {@code buffer} (the page of a buffer from {@link #allocatePageBuffer}): its
+     * image in the journal if it was written there since the last commit, otherwise the file's.
      *
      * @throws CorruptFileException if the page's checksum or number is wrong, or the file ends before it
      */
     void read(final long page, final ByteBuffer buffer) throws IOException {
         checkPage(page);
-        buffer.clear();
-        final long position = page * pageSize;
-        int read = 0;
-        while (read < pageSize) {
-            final int n = channel.read(buffer, position + read);
-            if (n < 0) {
-                throw new CorruptFileException(path, page, "file ends inside the page (truncated to "
-                        + channel.size() + " bytes)");
-            }
-            read += n;
+        final long slot = journal.slotOf(page);
+        final Path source = slot == 0 ? path : journal.path();
+        if (slot == 0 ? !readFully(channel, buffer, page * pageSize, pageSize) : !journal.read(slot, buffer)) {
+            throw new CorruptFileException(source, page, "file ends inside the page (truncated to "
+                    + Files.size(source) + " bytes)");
         }
         final int checksumOffset = PageTrailerDescriptor.checksumOffset(pageSize);
-        if (checksum(buffer, checksumOffset) != buffer.getInt(checksumOffset)) {
-            throw new CorruptFileException(path, page, "checksum mismatch");
+        if (FileHeaderDescriptor.checksum(buffer, checksumOffset) != buffer.getInt(checksumOffset)) {
+            throw new CorruptFileException(source, page, "checksum mismatch");
         }
         final long stored = buffer.getLong(PageTrailerDescriptor.pageNumberOffset(pageSize));
         if (stored != page) {
-            throw new CorruptFileException(path, page, "holds page " + stored);
+            throw new CorruptFileException(source, page, "holds page " + stored);
         }
-        buffer.clear();
     }
 
-    /** Writes data page {@code page} from {@code buffer}, filling in its trailer. */
+    /**
+     * Writes data page {@code page} from {@code buffer}, filling in its trailer: to the journal if the last commit
+     * holds the page, in place otherwise.
+     */
     void write(final long page, final ByteBuffer buffer) throws IOException {
         checkPage(page);
         buffer.putLong(PageTrailerDescriptor.pageNumberOffset(pageSize), page);
         final int checksumOffset = PageTrailerDescriptor.checksumOffset(pageSize);
-        buffer.putInt(checksumOffset, checksum(buffer, checksumOffset));
-        writeFully(buffer, page * pageSize);
-    }
-
-    private void writeFully(final ByteBuffer buffer, final long position) throws IOException {
-        buffer.clear();
-        int written = 0;
-        while (written < pageSize) {
-            written += channel.write(buffer, position + written);
+        buffer.putInt(checksumOffset, FileHeaderDescriptor.checksum(buffer, checksumOffset));
+        changed = true;
+        if (page <= committedPageCount) {
+            journal.write(page, buffer);
+        } else {
+            writeFully(channel, buffer, page * pageSize, pageSize);
+            unforced = true;
         }
-        buffer.clear();
-    }
-
-    private int checksum(final ByteBuffer buffer, final int length) {
-        crc.reset();
-        crc.update(buffer.duplicate().position(0).limit(length));
-        return (int) crc.getValue();
     }
 
     private void checkPage(final long page) {
-        checkOpen();
+        checkUsable();
         if (page < 1 || page > pageCount) {
             throw new IllegalArgumentException("page must be in [1, " + pageCount + "] (got: " + page + ") in "
                     + path);
@@ -224,84 +306,128 @@ public final class PageFile implements AutoCloseable {
         }
     }
 
-    private void writeHeader() throws IOException {
-        final ByteBuffer b = headerBuffer;
-        for (int i = 0; i < pageSize; i += Long.BYTES) {
-            b.putLong(i, 0);
+    private void checkUsable() {
+        checkOpen();
+        if (failedCommit != null) {
+            throw new IllegalStateException(path + ": a commit failed (" + failedCommit + "); close the file and "
+                    + "reopen it, which recovers it to its last complete commit");
         }
-        b.putLong(FileHeaderDescriptor.MAGIC_OFFSET, FileHeaderDescriptor.MAGIC);
-        b.putInt(FileHeaderDescriptor.VERSION_OFFSET, FileHeaderDescriptor.VERSION);
-        b.putInt(FileHeaderDescriptor.PAGE_SIZE_OFFSET, pageSize);
-        b.putLong(FileHeaderDescriptor.PAGE_COUNT_OFFSET, pageCount);
-        b.putInt(FileHeaderDescriptor.CHECKSUM_OFFSET, checksum(b, FileHeaderDescriptor.CHECKED_LENGTH));
-        writeFully(b, 0);
     }
 
     /**
-     * Validates the header of an existing file through a plain channel (direct I/O cannot read a header whose page
-     * size is not known yet) and returns its page count.
+     * Validates the header and returns the committed state it records.
      */
-    private static long readHeader(final Path path, final int pageSize) throws IOException {
-        final ByteBuffer b = ByteBuffer.allocate(FileHeaderDescriptor.CHECKSUM_OFFSET + Integer.BYTES)
-                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-            while (b.hasRemaining()) {
-                if (channel.read(b, b.position()) < 0) {
-                    throw new CorruptFileException(path, -1, "file is " + channel.size() + " bytes, shorter than "
-                            + "its header");
-                }
+    private static Header readHeader(final Path path, final FileChannel channel, final int pageSize,
+                                     final ByteBuffer b) throws IOException {
+        if (!readFully(channel, b, 0, FileHeaderDescriptor.LENGTH)) {
+            throw new CorruptFileException(path, -1, "file is " + channel.size() + " bytes, shorter than its header");
+        }
+        if (b.getLong(FileHeaderDescriptor.MAGIC_OFFSET) != FileHeaderDescriptor.MAGIC) {
+            throw new CorruptFileException(path, -1, "not a nearsort LAB-tree file (bad magic)");
+        }
+        final int version = b.getInt(FileHeaderDescriptor.VERSION_OFFSET);
+        if (version != FileHeaderDescriptor.VERSION && version != FileHeaderDescriptor.VERSION_1) {
+            throw new CorruptFileException(path, -1, "format version " + version + ", this build reads "
+                    + FileHeaderDescriptor.VERSION_1 + " and " + FileHeaderDescriptor.VERSION);
+        }
+        final int checksumOffset = FileHeaderDescriptor.checksumOffset(version);
+        if (FileHeaderDescriptor.checksum(b, checksumOffset) != b.getInt(checksumOffset)) {
+            throw new CorruptFileException(path, -1, "header checksum mismatch");
+        }
+        final int storedPageSize = b.getInt(FileHeaderDescriptor.PAGE_SIZE_OFFSET);
+        if (storedPageSize != pageSize) {
+            throw new IllegalArgumentException(path + " has " + storedPageSize + "-byte pages; pageSize must "
+                    + "match (got: " + pageSize + ")");
+        }
+        final long pageCount = b.getLong(FileHeaderDescriptor.PAGE_COUNT_OFFSET);
+        final long needed = (pageCount + 1) * pageSize;
+        if (pageCount < 0 || channel.size() < needed) {
+            throw new CorruptFileException(path, -1, "header lists " + pageCount + " pages (" + needed
+                    + " bytes) but the file holds " + channel.size() + " bytes (truncated)");
+        }
+        final long generation = version == FileHeaderDescriptor.VERSION_1 ? 0
+                : b.getLong(FileHeaderDescriptor.GENERATION_OFFSET);
+        return new Header(storedPageSize, pageCount, generation);
+    }
+
+    /**
+     * Commits every page written since the last commit and the page count atomically, and forces them to the
+     * device ({@link JournalDescriptor}'s protocol). Does nothing when nothing changed. If it fails, the file
+     * refuses further use; reopening it recovers the last complete commit (this one, if its commit point passed).
+     */
+    public void sync() throws IOException {
+        checkUsable();
+        if (!changed) {
+            return;
+        }
+        try {
+            if (unforced) {
+                channel.force(true); // pages past the last commit, written in place: durable before the commit
+                unforced = false;
             }
-            if (b.getLong(FileHeaderDescriptor.MAGIC_OFFSET) != FileHeaderDescriptor.MAGIC) {
-                throw new CorruptFileException(path, -1, "not a nearsort LAB-tree file (bad magic)");
+            final long next = generation + 1;
+            journal.commit(next, pageCount, headerBuffer);
+            journal.checkpoint(channel, headerBuffer);
+            for (int i = 0; i < pageSize; i += Long.BYTES) {
+                headerBuffer.putLong(i, 0);
             }
-            final CRC32C crc = new CRC32C();
-            crc.update(b.array(), 0, FileHeaderDescriptor.CHECKED_LENGTH);
-            if ((int) crc.getValue() != b.getInt(FileHeaderDescriptor.CHECKSUM_OFFSET)) {
-                throw new CorruptFileException(path, -1, "header checksum mismatch");
-            }
-            final int version = b.getInt(FileHeaderDescriptor.VERSION_OFFSET);
-            if (version != FileHeaderDescriptor.VERSION) {
-                throw new CorruptFileException(path, -1, "format version " + version + ", this build reads "
-                        + FileHeaderDescriptor.VERSION);
-            }
-            final int storedPageSize = b.getInt(FileHeaderDescriptor.PAGE_SIZE_OFFSET);
-            if (storedPageSize != pageSize) {
-                throw new IllegalArgumentException(path + " has " + storedPageSize + "-byte pages; pageSize must "
-                        + "match (got: " + pageSize + ")");
-            }
-            final long pageCount = b.getLong(FileHeaderDescriptor.PAGE_COUNT_OFFSET);
-            final long needed = (pageCount + 1) * pageSize;
-            if (pageCount < 0 || channel.size() < needed) {
-                throw new CorruptFileException(path, -1, "header lists " + pageCount + " pages (" + needed
-                        + " bytes) but the file holds " + channel.size() + " bytes (truncated)");
-            }
-            return pageCount;
+            FileHeaderDescriptor.encode(headerBuffer, pageSize, pageCount, next);
+            writeFully(channel, headerBuffer, 0, pageSize);
+            channel.force(true);
+            journal.reset();
+            generation = next;
+            committedPageCount = pageCount;
+            changed = false;
+        } catch (final IOException | RuntimeException e) {
+            failedCommit = e.toString();
+            throw e;
         }
     }
 
-    /** Writes the header and forces everything to the device. */
-    public void sync() throws IOException {
-        checkOpen();
-        writeHeader();
-        channel.force(true);
-    }
-
-    /** Closes the file without writing the header (see {@link #sync()}); frees the header buffer. */
+    /**
+     * Closes the file without committing (see {@link #sync()}) and frees the header buffer; every step runs even if
+     * an earlier one fails. Deletes the journal unless a failed commit left one for recovery.
+     */
     @Override
     public void close() throws IOException {
         if (closed) {
             return;
         }
         closed = true;
-        try {
-            channel.close();
-        } finally {
-            header.free();
-        }
+        new ReleaseChain().run(journal::close).run(channel::close).run(header::free).rethrow();
     }
 
     /** The unchecked form of an I/O failure, naming the file. */
     UncheckedIOException failure(final String action, final IOException e) {
         return new UncheckedIOException(path + ": " + action + " failed: " + e.getMessage(), e);
+    }
+
+    /** Reads {@code length} bytes into {@code b} from {@code position}; false if the file ends first. */
+    static boolean readFully(final FileChannel channel, final ByteBuffer b, final long position, final int length)
+            throws IOException {
+        b.clear().limit(length);
+        try {
+            while (b.hasRemaining()) {
+                if (channel.read(b, position + b.position()) < 0) {
+                    return false;
+                }
+            }
+            return true;
+        } finally {
+            b.clear();
+        }
+    }
+
+    /** Writes {@code b}'s first {@code length} bytes at {@code position}. */
+    static void writeFully(final FileChannel channel, final ByteBuffer b, final long position, final int length)
+            throws IOException {
+        b.clear().limit(length);
+        try {
+            while (b.hasRemaining()) {
+                channel.write(b, position + b.position());
+            }
+        } finally {
+            b.clear();
+        }
     }
 }

@@ -25,7 +25,11 @@ public abstract class PagedStructure implements AutoCloseable {
     /** Moves what the structure holds in memory (buffered updates, metadata) into its pages. */
     protected abstract void saveState();
 
-    /** Writes every dirty page and the metadata, and forces them to disk. */
+    /**
+     * Writes every dirty page and the metadata and commits them atomically: once this returns, a process kill
+     * loses none of it, and a kill before it returns leaves the file at the previous flush (or this one, if its
+     * commit point passed).
+     */
     public final void flush() {
         checkOpen();
         saveState();
@@ -39,7 +43,10 @@ public abstract class PagedStructure implements AutoCloseable {
         }
     }
 
-    /** Saves, flushes and closes the file; frees the pool's memory. Later calls do nothing. */
+    /**
+     * Saves, flushes and closes the file; frees the pool's memory. If saving fails, nothing is committed (the file
+     * stays at the last flush) and the pool is still closed and freed. Later calls do nothing.
+     */
     @Override
     public final void close() {
         if (closed) {
@@ -47,8 +54,8 @@ public abstract class PagedStructure implements AutoCloseable {
         }
         closed = true;
         try {
-            saveState();
-            pool.close();
+            final ReleaseChain chain = new ReleaseChain().run(this::saveState);
+            chain.run(chain.failed() ? pool::discard : pool::close).rethrow();
         } catch (final IOException e) {
             throw new UncheckedIOException("closing " + pool.file().path() + " failed", e);
         }

@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
+import static io.nearsort.labtree.ResourceProbe.flipByte;
+import static io.nearsort.labtree.ResourceProbe.openDescriptors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -197,5 +199,112 @@ class BufferPoolTest {
         assertNotNull(e.getMessage());
         assertTrue(e.getMessage().contains("is closed"), e.getMessage());
         pool.close(); // idempotent
+    }
+
+    /** Page {@code page}'s first long. */
+    private static long first(final BufferPool pool, final long page) {
+        final BufferPool.Frame frame = pool.pin(page);
+        final long value = frame.payload().getLong(0);
+        pool.unpin(frame);
+        return value;
+    }
+
+    private static void assertPages(final BufferPool pool, final int pages, final long base) {
+        for (int p = 1; p <= pages; p++) {
+            final BufferPool.Frame frame = pool.pin(p);
+            for (int i = 0; i < 8; i++) {
+                assertEquals(p * base + i, frame.payload().getLong(i * 8), "page " + p + ", slot " + i);
+            }
+            pool.unpin(frame);
+        }
+    }
+
+    /** Issue 22: close releases every resource even when a step fails, and the failed commit is not applied. */
+    @Test
+    void aFailingCommitStillFreesEveryFrameAndClosesTheFile() throws IOException {
+        final Path file = dir.toRealPath().resolve("fail.lab");
+        final Path journal = file.resolveSibling("fail.lab.journal");
+        try (BufferPool pool = open(file, 4)) {
+            fill(pool, 3);
+        }
+        final long before = directBytes();
+        final BufferPool pool = open(file, 2);
+        for (int p = 1; p <= 3; p++) { // two frames: page 1 is evicted into the journal to make room for page 3
+            final BufferPool.Frame frame = pool.pin(p);
+            frame.payload().putLong(0, -p);
+            frame.markDirty();
+            pool.unpin(frame);
+        }
+        flipByte(journal, PAGE + 100); // inside slot 1, page 1's new image
+        assertEquals(2, openDescriptors(file, journal));
+        final CorruptFileException e = assertThrows(CorruptFileException.class, pool::close);
+        assertEquals(journal, e.file());
+        assertEquals(1, e.page());
+        assertEquals(0, openDescriptors(file, journal), "file and journal closed");
+        assertEquals(before, directBytes(), "every frame freed");
+        assertTrue(assertThrows(IllegalStateException.class, () -> pool.pin(1)).getMessage().contains("is closed"));
+        try (BufferPool reopened = open(file, 4)) {
+            assertPages(reopened, 3, 1000); // the last complete commit
+        }
+        assertTrue(Files.notExists(journal), "journal deleted at close");
+    }
+
+    @Test
+    void pagesOfTheLastCommitAreNotOverwrittenBeforeTheNextCommit() throws IOException {
+        final Path file = dir.resolve("commit.lab");
+        try (BufferPool pool = open(file, 4)) {
+            fill(pool, 6);
+        }
+        final byte[] committed = Files.readAllBytes(file);
+        try (BufferPool pool = open(file, 2)) {
+            for (int p = 1; p <= 6; p++) { // every page but the last two is evicted before the flush
+                final BufferPool.Frame frame = pool.pin(p);
+                frame.payload().putLong(0, -p);
+                frame.markDirty();
+                pool.unpin(frame);
+            }
+            assertEquals(4, pool.pageWrites());
+            assertTrue(java.util.Arrays.equals(committed, Files.readAllBytes(file)), "the file is untouched");
+            assertEquals(-1, first(pool, 1), "read back from the journal");
+            pool.flush();
+            assertEquals(2, pool.file().generation());
+        }
+        try (BufferPool pool = open(file, 4)) {
+            for (int p = 1; p <= 6; p++) {
+                assertEquals(-p, first(pool, p));
+            }
+        }
+    }
+
+    @Test
+    void aVersion1FileIsReadAndRewrittenAsVersion2() throws IOException {
+        final Path file = dir.resolve("v1.lab");
+        try (BufferPool pool = open(file, 4)) {
+            fill(pool, 3);
+        }
+        // Page 0 as version 1 wrote it: no generation, the checksum at 24 over bytes 0..23.
+        final java.nio.ByteBuffer header = java.nio.ByteBuffer.allocate(PAGE).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        header.putLong(0, FileHeaderDescriptor.MAGIC).putInt(8, 1).putInt(12, PAGE).putLong(16, 3);
+        final java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(header.array(), 0, 24);
+        header.putInt(24, (int) crc.getValue());
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.write(header, 0);
+        }
+        try (BufferPool pool = open(file, 4)) {
+            assertEquals(0, pool.file().generation());
+            assertPages(pool, 3, 1000);
+            final BufferPool.Frame frame = pool.pin(2);
+            frame.payload().putLong(0, 7);
+            frame.markDirty();
+            pool.unpin(frame);
+        }
+        final java.nio.ByteBuffer rewritten = java.nio.ByteBuffer.wrap(Files.readAllBytes(file))
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        assertEquals(2, rewritten.getInt(8), "version");
+        assertEquals(1, rewritten.getLong(24), "generation");
+        try (BufferPool pool = open(file, 4)) {
+            assertEquals(7, first(pool, 2));
+        }
     }
 }
