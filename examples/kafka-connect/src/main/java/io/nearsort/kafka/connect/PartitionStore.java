@@ -21,6 +21,11 @@ import java.util.Optional;
  * read; rows appended after the last commit are not durable and are discarded when the store is reopened, so after
  * a crash the partition resumes at the committed offset and every record is stored exactly once.
  *
+ * <p>A failed append ({@link ColumnStore#append(ColumnBatch)} appends a batch in chunks, so a failure can leave its
+ * first rows appended) makes the store unusable: it refuses every further record and commit, so that the partly
+ * appended batch is never committed (nor appended again and committed twice). The task must then close it; reopened,
+ * it is at its last commit and the partition is rewound to that commit's offset.
+ *
  * <p>Not thread-safe: the task's thread uses it.
  */
 final class PartitionStore implements AutoCloseable {
@@ -37,6 +42,8 @@ final class PartitionStore implements AutoCloseable {
     private long nextOffset;
     /** The offset recorded by the last commit; -1 if the store has none. */
     private long committedOffset;
+    /** Why an append failed; then the store's uncommitted rows are unknown and it never commits again. */
+    private RuntimeException failed;
 
     private PartitionStore(final TopicPartition partition, final ColumnStore store, final ColumnBatch batch,
                            final RecordMapper mapper, final long committedOffset) {
@@ -144,6 +151,7 @@ final class PartitionStore implements AutoCloseable {
      *                                                       columns; nothing of it was added
      */
     void add(final SinkRecord record) {
+        requireNotFailed();
         mapper.map(record, batch, batch.rows());
         batch.rows(batch.rows() + 1);
         nextOffset = record.originalKafkaOffset() + 1;
@@ -159,16 +167,34 @@ final class PartitionStore implements AutoCloseable {
 
     private void appendBatch() {
         if (batch.rows() > 0) {
-            store.append(batch);
+            try {
+                store.append(batch);
+            } catch (RuntimeException e) {
+                failed = e;
+                throw new ConnectException("appending " + batch.rows() + " rows to the store of " + partition
+                        + " failed (" + e.getMessage() + "); the store is not committed again: it reopens at its"
+                        + " last commit (offset " + committedOffset + ")", e);
+            }
             batch.clear();
+        }
+    }
+
+    private void requireNotFailed() {
+        if (failed != null) {
+            throw new ConnectException("an append to the store of " + partition + " failed (" + failed.getMessage()
+                    + "), so its uncommitted rows are unknown: it must be reopened at its last commit (offset "
+                    + committedOffset + ")", failed);
         }
     }
 
     /**
      * Makes every row taken so far durable together with the next offset; returns that offset, or -1 if nothing
      * was ever committed. Does nothing if no record was taken since the last commit.
+     *
+     * @throws ConnectException if an append failed earlier: the store must be reopened at its last commit
      */
     long commit() throws IOException {
+        requireNotFailed();
         appendBatch();
         if (nextOffset > committedOffset) {
             store.flush(Map.of(TOPIC, partition.topic(), PARTITION, Integer.toString(partition.partition()),
@@ -176,11 +202,6 @@ final class PartitionStore implements AutoCloseable {
             committedOffset = nextOffset;
         }
         return committedOffset;
-    }
-
-    /** Rows in the store, committed or not. */
-    long rows() {
-        return store.rows() + batch.rows();
     }
 
     /** Closes the store without committing: what was taken since the last commit is discarded. */
