@@ -11,6 +11,7 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -68,24 +69,19 @@ final class PartitionStore implements AutoCloseable {
                                final ColumnStoreOptions options, final RecordMapper mapper, final int batchRows,
                                final long lockTimeoutMillis) {
         final Path dir = directory(base, partition);
-        final long deadline = System.nanoTime() + lockTimeoutMillis * 1_000_000L;
-        ColumnStore store;
-        while (true) {
-            try {
-                store = ColumnStore.open(dir, layout.schema(), layout.projections().stream()
-                        .map(p -> p.projection()).toList(), options);
-                break;
-            } catch (StoreLockedException locked) {
-                if (System.nanoTime() - deadline >= 0) {
-                    throw new ConnectException("the store of " + partition + " is still open elsewhere after "
-                            + lockTimeoutMillis + " ms (" + NearsortSinkConfig.LOCK_TIMEOUT + "): "
-                            + locked.getMessage(), locked);
-                }
-                sleep(partition);
-            } catch (IOException | RuntimeException e) {
-                throw new ConnectException("opening the store of " + partition + " in " + dir + " failed: "
-                        + e.getMessage(), e);
-            }
+        final ColumnStore store;
+        try {
+            store = ColumnStore.openWhenReleased(lockTimeoutMillis, () -> ColumnStore.open(dir, layout.schema(),
+                    layout.projections().stream().map(p -> p.projection()).toList(), options));
+        } catch (StoreLockedException locked) {
+            throw new ConnectException("the store of " + partition + " is still open elsewhere after "
+                    + lockTimeoutMillis + " ms (" + NearsortSinkConfig.LOCK_TIMEOUT + "): " + locked.getMessage(),
+                    locked);
+        } catch (InterruptedIOException e) {
+            throw new ConnectException("interrupted while waiting for the store of " + partition, e);
+        } catch (IOException | RuntimeException e) {
+            throw new ConnectException("opening the store of " + partition + " in " + dir + " failed: "
+                    + e.getMessage(), e);
         }
         try {
             final long committed = committedOffset(partition, dir, store.lastCommit());
@@ -98,15 +94,6 @@ final class PartitionStore implements AutoCloseable {
                 e.addSuppressed(suppressed);
             }
             throw e;
-        }
-    }
-
-    private static void sleep(final TopicPartition partition) {
-        try {
-            Thread.sleep(100);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ConnectException("interrupted while waiting for the store of " + partition, e);
         }
     }
 
