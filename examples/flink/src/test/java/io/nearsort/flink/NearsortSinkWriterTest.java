@@ -25,6 +25,14 @@ class NearsortSinkWriterTest {
         }
     }
 
+    /** Writes ids {@code [from, to)}, ends the input (which commits) and closes the writer. */
+    private static void writeToTheEnd(final StatefulSinkWriter<Event, NearsortWriterState> w, final long from,
+                                      final long to) throws Exception {
+        write(w, from, to);
+        w.flush(true);
+        w.close();
+    }
+
     @Test
     void aRestoreRollsTheStoreBackToTheCheckpointsCommit(@TempDir final Path dir) throws Exception {
         final NearsortSink<Event> sink = Event.sink(dir, 10);
@@ -114,9 +122,7 @@ class NearsortSinkWriterTest {
         // A new job appends to what earlier jobs committed, with any parallelism.
         final StatefulSinkWriter<Event, NearsortWriterState> next = sink.createWriter(new TestInitContext(
                 new JobID(), 0, 0, 3));
-        write(next, 10, 20);
-        next.flush(true);
-        next.close();
+        writeToTheEnd(next, 10, 20);
         Event.assertExactlyOnce(Event.readStores(dir), 20);
     }
 
@@ -143,7 +149,7 @@ class NearsortSinkWriterTest {
         } finally {
             closer.join();
         }
-        write(next, 10, 20);
+        write(next, 10, 15);
         next.flush(true);
 
         final NearsortSink<Event> impatient = NearsortSink.<Event>builder().directory(dir).schema(Event.SCHEMA)
@@ -154,7 +160,7 @@ class NearsortSinkWriterTest {
                 new TestInitContext(new JobID(), 0, 0)));
         assertTrue(locked.getMessage().contains("still open elsewhere after 0 ms (lockTimeout)"),
                 locked.getMessage());
-        next.close();
+        writeToTheEnd(next, 15, 20);
         Event.assertExactlyOnce(Event.readStores(dir), 20);
     }
 
