@@ -35,10 +35,12 @@ import java.util.Map;
  * stay strings.
  */
 final class RecordMapper {
-    /** Thread-safe once configured; shared by every task of the JVM. */
-    private static final ObjectMapper JSON = JsonMapper.builder()
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+    /** The JSON parser, created on first use (only value.format=json needs Jackson); thread-safe, shared. */
+    private static final class Json {
+        static final ObjectMapper MAPPER = JsonMapper.builder()
+                .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+    }
 
     private final Column[] columns;
     private final boolean[] fromTimestamp;
@@ -125,9 +127,9 @@ final class RecordMapper {
                 final JsonNode parsed;
                 try {
                     if (value instanceof byte[] b) {
-                        parsed = JSON.readTree(b);
+                        parsed = Json.MAPPER.readTree(b);
                     } else if (value instanceof String s) {
-                        parsed = JSON.readTree(s);
+                        parsed = Json.MAPPER.readTree(s);
                     } else {
                         throw new DataException("value.format=json needs a String (or bytes) holding a JSON object"
                                 + " (got: " + type(value) + ")");
