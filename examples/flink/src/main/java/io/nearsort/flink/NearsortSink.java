@@ -12,6 +12,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -44,6 +45,7 @@ public final class NearsortSink<T> implements Sink<T>, SupportsWriterState<T, Ne
     private final long memoryBudget;
     private final int retainedCommits;
     private final int batchRows;
+    private final long lockTimeoutMillis;
 
     private NearsortSink(final Builder<T> b) {
         this.directory = b.directory;
@@ -52,6 +54,7 @@ public final class NearsortSink<T> implements Sink<T>, SupportsWriterState<T, Ne
         this.memoryBudget = b.memoryBudget;
         this.retainedCommits = b.retainedCommits;
         this.batchRows = b.batchRows;
+        this.lockTimeoutMillis = b.lockTimeoutMillis;
     }
 
     public static <T> Builder<T> builder() {
@@ -97,6 +100,10 @@ public final class NearsortSink<T> implements Sink<T>, SupportsWriterState<T, Ne
         return retainedCommits;
     }
 
+    long lockTimeoutMillis() {
+        return lockTimeoutMillis;
+    }
+
     /** The stores' options: no commit on close, so that only checkpoints (and the end of input) commit. */
     ColumnStoreOptions options() {
         return ColumnStoreOptions.defaults().withCommitOnClose(false).withMemoryBudget(memoryBudget)
@@ -113,6 +120,7 @@ public final class NearsortSink<T> implements Sink<T>, SupportsWriterState<T, Ne
         private long memoryBudget = 64L << 20;
         private int retainedCommits = 10;
         private int batchRows = 4096;
+        private long lockTimeoutMillis = 60_000;
 
         private Builder() {
         }
@@ -177,6 +185,20 @@ public final class NearsortSink<T> implements Sink<T>, SupportsWriterState<T, Ne
                 throw new IllegalArgumentException("batchRows must be in [1, 1048576] (got: " + rows + ")");
             }
             this.batchRows = rows;
+            return this;
+        }
+
+        /**
+         * How long a writer waits for its store to be released by the previous attempt's writer (after a failover
+         * Flink may start the new attempt before the old one has closed, in the same task manager) before it fails;
+         * default 60 s.
+         */
+        public Builder<T> lockTimeout(final Duration timeout) {
+            Objects.requireNonNull(timeout, "lockTimeout");
+            if (timeout.isNegative() || timeout.toMillis() > 3_600_000L) {
+                throw new IllegalArgumentException("lockTimeout must be in [0, 1 h] (got: " + timeout + ")");
+            }
+            this.lockTimeoutMillis = timeout.toMillis();
             return this;
         }
 

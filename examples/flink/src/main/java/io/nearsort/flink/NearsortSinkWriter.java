@@ -2,6 +2,7 @@ package io.nearsort.flink;
 
 import io.nearsort.core.memory.UnsafeAccess;
 import io.nearsort.ldi.commit.CommitPoint;
+import io.nearsort.ldi.io.StoreLock.StoreLockedException;
 import io.nearsort.ldi.projection.ColumnBatch;
 import io.nearsort.ldi.projection.ColumnStore;
 import io.nearsort.ldi.projection.ColumnStoreOptions;
@@ -30,7 +31,16 @@ import java.util.Optional;
  * its checkpoints completed — rolls the store back to the commit this job made when it first opened it (the start
  * marker), so a replay from the beginning is not stored twice; a new job appends to what earlier jobs stored. The
  * rollback target must still be retained ({@link NearsortSink.Builder#retainedCommits}). The end of a bounded input
- * ({@link #flush flush(true)}) commits too. One store per subtask: restoring with another parallelism is refused.
+ * ({@link #flush flush(true)}) commits too.
+ *
+ * <p>One store per subtask, so the sink cannot be rescaled: every commit records the parallelism
+ * ({@link #PARALLELISM}), and a writer refuses to open when the commit it must restore or roll back to — its
+ * checkpoint's, or this job's start — was made with another parallelism, or when it is given another subtask's or
+ * several subtasks' state. A new job (nothing of it in the store) may run with any parallelism: it appends to what
+ * earlier jobs committed.
+ *
+ * <p>After a failover Flink may open the new attempt's writer before the previous attempt's has closed the store (in
+ * the same task manager); the writer then waits for the store's lock ({@link NearsortSink.Builder#lockTimeout}).
  *
  * <p>Runs on the task's thread only (Flink calls a writer from one thread).
  */
@@ -41,6 +51,8 @@ final class NearsortSinkWriter<T> implements StatefulSinkWriter<T, NearsortWrite
     static final String JOB = "flink.job";
     static final String SUBTASK = "flink.subtask";
     static final String CHECKPOINT = "flink.checkpoint";
+    /** The parallelism the commit was made with (absent in the commits of earlier versions, which are not checked). */
+    static final String PARALLELISM = "flink.parallelism";
     /** {@link #CHECKPOINT} of the commit a job makes when it first opens the store. */
     static final String START = "start";
     /** {@link #CHECKPOINT} of the commit at the end of a bounded input. */
@@ -51,15 +63,17 @@ final class NearsortSinkWriter<T> implements StatefulSinkWriter<T, NearsortWrite
     private final RowWriter row;
     private final RowMapper<T> mapper;
     private final int subtask;
+    private final int parallelism;
     private final String jobId;
 
     private NearsortSinkWriter(final ColumnStore store, final TableLayout layout, final RowMapper<T> mapper,
-                               final int batchRows, final int subtask, final String jobId) {
+                               final int batchRows, final int subtask, final int parallelism, final String jobId) {
         this.store = store;
         this.batch = ColumnBatch.allocate(layout.schema(), batchRows);
         this.row = new RowWriter(layout.schema());
         this.mapper = mapper;
         this.subtask = subtask;
+        this.parallelism = parallelism;
         this.jobId = jobId;
     }
 
@@ -75,6 +89,7 @@ final class NearsortSinkWriter<T> implements StatefulSinkWriter<T, NearsortWrite
             }
         }
         final int subtask = context.getTaskInfo().getIndexOfThisSubtask();
+        final int parallelism = context.getTaskInfo().getNumberOfParallelSubtasks();
         final String job = context.getJobInfo().getJobId().toHexString();
         final Path dir = sink.storeDirectory(subtask);
         if (states.size() > 1 || states.size() == 1 && states.iterator().next().subtask() != subtask) {
@@ -86,7 +101,14 @@ final class NearsortSinkWriter<T> implements StatefulSinkWriter<T, NearsortWrite
         final TableLayout layout = sink.layout();
         final List<io.nearsort.ldi.projection.Projection> projections = layout.projections().stream()
                 .map(ProjectionLayout::projection).toList();
-        ColumnStore store = ColumnStore.open(dir, layout.schema(), projections, sink.options());
+        ColumnStore store;
+        try {
+            store = ColumnStore.openWhenReleased(sink.lockTimeoutMillis(), () -> ColumnStore.open(dir,
+                    layout.schema(), projections, sink.options()));
+        } catch (StoreLockedException locked) {
+            throw new IOException("subtask " + subtask + " of the nearsort sink: its store is still open elsewhere"
+                    + " after " + sink.lockTimeoutMillis() + " ms (lockTimeout): " + locked.getMessage(), locked);
+        }
         try {
             final Optional<CommitPoint> target;
             if (states.isEmpty()) {
@@ -109,6 +131,15 @@ final class NearsortSinkWriter<T> implements StatefulSinkWriter<T, NearsortWrite
                             + sink.retainedCommits() + ") above the checkpoints that may follow a completed one");
                 }
             }
+            final String recorded = target.map(c -> c.metadata().get(PARALLELISM)).orElse(null);
+            if (recorded != null && !recorded.equals(Integer.toString(parallelism))) {
+                throw new IllegalStateException("subtask " + subtask + " of the nearsort sink runs with parallelism "
+                        + parallelism + ", but the commit of store " + dir + " it must " + (states.isEmpty()
+                        ? "roll back to (job " + job + "'s start)" : "restore (checkpoint "
+                        + states.iterator().next().checkpointId() + ")") + " was made with parallelism " + recorded
+                        + ": each subtask owns one store, so the sink cannot be rescaled; run with parallelism "
+                        + recorded);
+            }
             if (target.isPresent() && target.get().id() != store.lastCommit().orElseThrow().id()) {
                 final long discarded = store.rows() - target.get().rows();
                 store.close();
@@ -119,7 +150,7 @@ final class NearsortSinkWriter<T> implements StatefulSinkWriter<T, NearsortWrite
                         subtask, dir, target.get().id(), target.get().metadata(), discarded);
             }
             final NearsortSinkWriter<T> writer = new NearsortSinkWriter<>(store, layout, sink.mapper(),
-                    sink.batchRows(), subtask, job);
+                    sink.batchRows(), subtask, parallelism, job);
             if (target.isEmpty()) {
                 writer.commit(START);
             }
@@ -174,7 +205,8 @@ final class NearsortSinkWriter<T> implements StatefulSinkWriter<T, NearsortWrite
 
     private void commit(final String checkpoint) throws IOException {
         appendBatch();
-        store.flush(Map.of(JOB, jobId, SUBTASK, Integer.toString(subtask), CHECKPOINT, checkpoint));
+        store.flush(Map.of(JOB, jobId, SUBTASK, Integer.toString(subtask), PARALLELISM,
+                Integer.toString(parallelism), CHECKPOINT, checkpoint));
     }
 
     /** Closes the store without committing: rows after the last checkpoint are discarded. */

@@ -47,6 +47,7 @@ public final class RowWriter {
 
     public RowWriter setLong(final int column, final long value) {
         ((long[]) slot(column, ColumnType.LONG))[row] = value;
+        isSet[column] = true;
         return this;
     }
 
@@ -55,10 +56,10 @@ public final class RowWriter {
     }
 
     public RowWriter setDouble(final int column, final double value) {
-        if (Double.isNaN(value)) {
-            throw new IllegalArgumentException("column " + columns[column].name() + " does not accept NaN");
-        }
-        ((double[]) slot(column, ColumnType.DOUBLE))[row] = value;
+        final double[] slot = (double[]) slot(column, ColumnType.DOUBLE);
+        columns[column].checkDouble(value);
+        slot[row] = value;
+        isSet[column] = true;
         return this;
     }
 
@@ -66,12 +67,12 @@ public final class RowWriter {
         return setDouble(schema.indexOf(column), value);
     }
 
-    /** A string column's value (FIXED_STRING widths are checked when the batch is appended). */
+    /** A string column's value: not null, for a FIXED_STRING at most its width in UTF-8 and without NUL. */
     public RowWriter setString(final int column, final String value) {
-        if (value == null) {
-            throw new IllegalArgumentException("column " + columns[column].name() + " does not accept null");
-        }
-        ((String[]) slot(column, null))[row] = value;
+        final String[] slot = (String[]) slot(column, null);
+        columns[column].checkString(value);
+        slot[row] = value;
+        isSet[column] = true;
         return this;
     }
 
@@ -85,7 +86,7 @@ public final class RowWriter {
      * string types.
      */
     public RowWriter set(final int column, final Object value) {
-        final Column c = columns[column];
+        final Column c = columns[checkIndex(column)];
         if (value == null) {
             throw new IllegalArgumentException("column " + c.name() + " does not accept null");
         }
@@ -122,17 +123,22 @@ public final class RowWriter {
         return set(schema.indexOf(column), value);
     }
 
-    private Object slot(final int column, final ColumnType type) {
+    private int checkIndex(final int column) {
         if (column < 0 || column >= columns.length) {
             throw new IllegalArgumentException("column index must be in [0, " + columns.length + ") (got: " + column
                     + ")");
         }
+        return column;
+    }
+
+    /** The column's array once its index and type are checked; the caller checks the value, stores it, marks it set. */
+    private Object slot(final int column, final ColumnType type) {
+        checkIndex(column);
         final ColumnType actual = columns[column].type();
         if (type == null ? actual != ColumnType.FIXED_STRING && actual != ColumnType.VAR_STRING : actual != type) {
             throw new IllegalArgumentException("column " + columns[column].name() + " is " + actual + ", not "
                     + (type == null ? "a string column" : type));
         }
-        isSet[column] = true;
         return batch.column(column);
     }
 }

@@ -6,8 +6,11 @@ import org.apache.flink.types.Row;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -20,6 +23,14 @@ class NearsortSinkWriterTest {
         for (long i = from; i < to; i++) {
             w.write(new Event(i), null);
         }
+    }
+
+    /** Writes ids {@code [from, to)}, ends the input (which commits) and closes the writer. */
+    private static void writeToTheEnd(final StatefulSinkWriter<Event, NearsortWriterState> w, final long from,
+                                      final long to) throws Exception {
+        write(w, from, to);
+        w.flush(true);
+        w.close();
     }
 
     @Test
@@ -77,9 +88,80 @@ class NearsortSinkWriterTest {
                 new TestInitContext(new JobID(), 1, 0));
         write(w, 0, 1_000);
         w.flush(false); // before a checkpoint barrier: nothing durable yet
-        w.flush(true);
-        w.close();
+        w.close(); // the task fails
+        assertEquals(Map.of(), Event.readStores(dir), "flush(false) committed nothing");
+
+        final StatefulSinkWriter<Event, NearsortWriterState> bounded = Event.sink(dir, 10).createWriter(
+                new TestInitContext(new JobID(), 1, 0));
+        write(bounded, 0, 1_000);
+        bounded.flush(false);
+        bounded.flush(true);
+        bounded.close();
         Event.assertExactlyOnce(Event.readStores(dir), 1_000);
+    }
+
+    @Test
+    void anotherParallelismIsRefusedOnRestoreAndRestartButNotForANewJob(@TempDir final Path dir) throws Exception {
+        final NearsortSink<Event> sink = Event.sink(dir, 10);
+        final JobID job = new JobID();
+        final StatefulSinkWriter<Event, NearsortWriterState> w = sink.createWriter(new TestInitContext(job, 0, 0, 2));
+        write(w, 0, 10);
+        final List<NearsortWriterState> state = w.snapshotState(1);
+        w.close();
+        // A scale-up: subtask 0 gets its state back, subtasks 2 and 3 get none.
+        final IllegalStateException restore = assertThrows(IllegalStateException.class, () -> sink.restoreWriter(
+                new TestInitContext(job, 0, 1, 4), state));
+        assertTrue(restore.getMessage().contains("runs with parallelism 4") && restore.getMessage().contains(
+                "restore (checkpoint 1) was made with parallelism 2") && restore.getMessage().contains(
+                "cannot be rescaled"), restore.getMessage());
+        // The same job restarted with another parallelism before a checkpoint completed (no state).
+        final IllegalStateException restart = assertThrows(IllegalStateException.class, () -> sink.createWriter(
+                new TestInitContext(job, 0, 1, 3)));
+        assertTrue(restart.getMessage().contains("roll back to (job " + job.toHexString() + "'s start) was made"
+                + " with parallelism 2"), restart.getMessage());
+        // A new job appends to what earlier jobs committed, with any parallelism.
+        final StatefulSinkWriter<Event, NearsortWriterState> next = sink.createWriter(new TestInitContext(
+                new JobID(), 0, 0, 3));
+        writeToTheEnd(next, 10, 20);
+        Event.assertExactlyOnce(Event.readStores(dir), 20);
+    }
+
+    @Test
+    void aWriterWaitsForThePreviousAttemptToReleaseTheStore(@TempDir final Path dir) throws Exception {
+        final NearsortSink<Event> sink = Event.sink(dir, 10);
+        final JobID job = new JobID();
+        final StatefulSinkWriter<Event, NearsortWriterState> previous = sink.createWriter(new TestInitContext(job, 0,
+                0));
+        write(previous, 0, 10);
+        final List<NearsortWriterState> state = previous.snapshotState(1);
+        final Thread closer = new Thread(() -> {
+            try {
+                Thread.sleep(300);
+                previous.close(); // the failed attempt's writer closes late
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        closer.start();
+        final StatefulSinkWriter<Event, NearsortWriterState> next;
+        try {
+            next = sink.restoreWriter(new TestInitContext(job, 0, 1), state);
+        } finally {
+            closer.join();
+        }
+        write(next, 10, 15);
+        next.flush(true);
+
+        final NearsortSink<Event> impatient = NearsortSink.<Event>builder().directory(dir).schema(Event.SCHEMA)
+                .projection(io.nearsort.ldi.projection.Projection.of("by_time", "time", "time", "id"))
+                .projection(io.nearsort.ldi.projection.Projection.of("by_value", "value", "value", "sensor"))
+                .rowMapper(RowMappers.pojo(Event.class)).lockTimeout(Duration.ZERO).build();
+        final IOException locked = assertThrows(IOException.class, () -> impatient.createWriter(
+                new TestInitContext(new JobID(), 0, 0)));
+        assertTrue(locked.getMessage().contains("still open elsewhere after 0 ms (lockTimeout)"),
+                locked.getMessage());
+        writeToTheEnd(next, 15, 20);
+        Event.assertExactlyOnce(Event.readStores(dir), 20);
     }
 
     @Test
@@ -158,6 +240,16 @@ class NearsortSinkWriterTest {
 
         final RowWriter row = new RowWriter(Event.SCHEMA);
         row.begin(io.nearsort.ldi.projection.ColumnBatch.allocate(Event.SCHEMA, 1), 0);
+        assertEquals("column index must be in [0, 4) (got: 4)", assertThrows(IllegalArgumentException.class,
+                () -> row.setDouble(4, 1.0)).getMessage());
+        assertEquals("column index must be in [0, 4) (got: -1)", assertThrows(IllegalArgumentException.class,
+                () -> row.setString(-1, "s")).getMessage());
+        assertEquals("column index must be in [0, 4) (got: 9)", assertThrows(IllegalArgumentException.class,
+                () -> row.set(9, 1L)).getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> row.setString("sensor", null)).getMessage()
+                .contains("does not accept null"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> row.setDouble("value", Double.NaN))
+                .getMessage().contains("does not accept NaN"));
         row.setLong("time", 1).setLong("id", 1).setString("sensor", "s");
         assertEquals("the row mapper did not set column value", assertThrows(IllegalArgumentException.class,
                 row::finish).getMessage());

@@ -15,16 +15,22 @@ import org.apache.flink.util.UserCodeClassLoader;
 
 import java.util.OptionalLong;
 
-/** The parts of a writer's context the nearsort writer reads: the job and the subtask. */
+/** The parts of a writer's context the nearsort writer reads: the job, the subtask and the parallelism. */
 final class TestInitContext implements WriterInitContext {
     private final JobID job;
     private final int subtask;
     private final int attempt;
+    private final int parallelism;
 
     TestInitContext(final JobID job, final int subtask, final int attempt) {
+        this(job, subtask, attempt, 2);
+    }
+
+    TestInitContext(final JobID job, final int subtask, final int attempt, final int parallelism) {
         this.job = job;
         this.subtask = subtask;
         this.attempt = attempt;
+        this.parallelism = parallelism;
     }
 
     @Override
@@ -34,7 +40,7 @@ final class TestInitContext implements WriterInitContext {
 
     @Override
     public TaskInfo getTaskInfo() {
-        return new TaskInfoImpl("sink", 128, subtask, 2, attempt);
+        return new TaskInfoImpl("sink", 128, subtask, parallelism, attempt);
     }
 
     @Override

@@ -91,8 +91,9 @@ final class QueryCommand extends NearsortMain.Subcommand {
         if (limit < -1) {
             throw badArgument("--limit must be a number of rows (got: " + limit + ")");
         }
-        // A reader keeps every commit point the store retains (the most a store may): a Flink sink's store must
-        // keep the commits a restore may roll back to, and the default of two would hide the older ones.
+        // A query never commits, and the store trims its commit points (and deletes the segments only they refer to)
+        // only when it commits, so a sink's rollback targets survive a query whatever is asked here; asking for the
+        // most a store may retain keeps every retained commit visible to the opened store too.
         try (ColumnStore store = ColumnStore.open(dir, ColumnStoreOptions.defaults().withCommitOnClose(false)
                 .withRetainedCommits(10_000))) {
             if (list) {

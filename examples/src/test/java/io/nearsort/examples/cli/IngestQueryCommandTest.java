@@ -1,8 +1,12 @@
 package io.nearsort.examples.cli;
 
 import io.nearsort.examples.cli.ingest.Lineitem;
+import io.nearsort.ldi.projection.Column;
 import io.nearsort.ldi.projection.ColumnBatch;
 import io.nearsort.ldi.projection.ColumnStore;
+import io.nearsort.ldi.projection.ColumnStoreOptions;
+import io.nearsort.ldi.projection.Projection;
+import io.nearsort.ldi.projection.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,6 +18,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -210,6 +215,33 @@ class IngestQueryCommandTest {
         final Cli again = Cli.run("ingest", "--tpch", "lineitem:" + SF, "--compare", "--dir",
                 dir.resolve("cmp").toString());
         assertEquals(2, again.exitCode, again.toString());
+    }
+
+    /** A sink's store retains more commits than the default two: a query must not drop the older ones. */
+    @Test
+    void aQueryKeepsEveryRetainedCommitOfTheStore() throws IOException {
+        final Path store = dir.resolve("sink");
+        final Schema schema = Schema.of(Column.longColumn("t"), Column.longColumn("id"));
+        final List<Projection> projections = List.of(Projection.of("by_t", "t", "t", "id"));
+        final ColumnStoreOptions sinkOptions = ColumnStoreOptions.defaults().withCommitOnClose(false)
+                .withRetainedCommits(10);
+        try (ColumnStore s = ColumnStore.open(store, schema, projections, sinkOptions)) {
+            for (long c = 1; c <= 5; c++) {
+                s.append(c, c);
+                s.flush(Map.of("checkpoint", Long.toString(c)));
+            }
+        }
+        final Cli query = Cli.run("query", "--dir", store.toString(), "--projection", "by_t", "--range", "min",
+                "max", "--agg", "count");
+        assertEquals(0, query.exitCode, query.toString());
+        assertTrue(query.out.contains("5"), query.toString());
+        try (ColumnStore s = ColumnStore.open(store, schema, projections, sinkOptions)) {
+            assertEquals(List.of("1", "2", "3", "4", "5"), s.commits().stream()
+                    .map(c -> c.metadata().get("checkpoint")).toList(), "the commits a sink may roll back to");
+        }
+        try (ColumnStore s = ColumnStore.open(store, schema, projections, sinkOptions.atCommit(1))) {
+            assertEquals(1, s.rows(), "the first commit can still be reopened");
+        }
     }
 
     @Test

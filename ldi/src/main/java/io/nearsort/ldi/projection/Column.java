@@ -81,15 +81,25 @@ public record Column(String name, ColumnType type, int width) {
                 + value.getClass().getSimpleName() + " (" + value + ")");
     }
 
-    /** Checks a value of this DOUBLE column: NaN is rejected. */
-    void checkDouble(final double d) {
+    /**
+     * Checks a value of this DOUBLE column: NaN is rejected. Public so that the sinks' mappers reject what
+     * {@link ColumnStore#append} would, with the same rule.
+     *
+     * @throws IllegalArgumentException naming the column
+     */
+    public void checkDouble(final double d) {
         if (Double.isNaN(d)) {
             throw new IllegalArgumentException("column " + name + " does not accept NaN");
         }
     }
 
-    /** Checks a value of this string column: not null, and for FIXED_STRING at most its width, no NUL. */
-    void checkString(final String s) {
+    /**
+     * Checks a value of this string column: not null, and for FIXED_STRING at most its width, no NUL. Public so that
+     * the sinks' mappers reject what {@link ColumnStore#append} would, with the same rule.
+     *
+     * @throws IllegalArgumentException naming the column
+     */
+    public void checkString(final String s) {
         if (s == null) {
             throw new IllegalArgumentException("column " + name + " does not accept null");
         }

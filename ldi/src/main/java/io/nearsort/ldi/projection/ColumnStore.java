@@ -211,6 +211,47 @@ public final class ColumnStore implements ColumnarStore {
         return new ColumnStore(directory, null, options);
     }
 
+    /** One of the {@code open} calls, for {@link #openWhenReleased}. */
+    @FunctionalInterface
+    public interface Opener {
+        ColumnStore open() throws IOException;
+    }
+
+    /**
+     * Runs {@code opener} (one of the {@code open} calls), retrying every 100 ms while the store is open for writing
+     * elsewhere ({@link StoreLock.StoreLockedException}), for up to {@code timeoutMillis}: for an owner that takes a
+     * store over from a previous one that may still be closing it (a stream sink's task or writer after a restart or
+     * rebalance, in the same process or another).
+     *
+     * @throws StoreLock.StoreLockedException the last one, if the store is still locked after {@code timeoutMillis}
+     * @throws java.io.InterruptedIOException if the thread is interrupted while waiting (its flag is set again)
+     */
+    public static ColumnStore openWhenReleased(final long timeoutMillis, final Opener opener) throws IOException {
+        if (timeoutMillis < 0) {
+            throw new IllegalArgumentException("timeoutMillis must not be negative (got: " + timeoutMillis + ")");
+        }
+        final long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        while (true) {
+            try {
+                return opener.open();
+            } catch (StoreLock.StoreLockedException locked) {
+                final long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw locked;
+                }
+                try {
+                    Thread.sleep(Math.min(100, Math.max(1, left / 1_000_000L)));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    final java.io.InterruptedIOException interrupted = new java.io.InterruptedIOException(
+                            "interrupted while waiting for the lock: " + locked.getMessage());
+                    interrupted.addSuppressed(locked);
+                    throw interrupted;
+                }
+            }
+        }
+    }
+
     @Override
     public TableLayout layout() {
         return table;

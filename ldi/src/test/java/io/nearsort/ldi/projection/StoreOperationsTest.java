@@ -38,6 +38,31 @@ class StoreOperationsTest {
     }
 
     @Test
+    void openWhenReleasedWaitsForTheOwnerToCloseUpToItsTimeout() throws Exception {
+        final ColumnStore owner = ColumnStore.open(dir, StoreOracle.SCHEMA, StoreOracle.PROJECTIONS);
+        final long start = System.nanoTime();
+        assertThrows(StoreLock.StoreLockedException.class, () -> ColumnStore.openWhenReleased(300,
+                () -> ColumnStore.open(dir)));
+        assertTrue(System.nanoTime() - start >= 300_000_000L, "waited the timeout before giving up");
+        final Thread closer = new Thread(() -> {
+            try {
+                Thread.sleep(300);
+                owner.close();
+            } catch (InterruptedException | IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        closer.start();
+        try (ColumnStore next = ColumnStore.openWhenReleased(30_000, () -> ColumnStore.open(dir))) {
+            assertEquals(0, next.rows(), "opened once the owner closed");
+        } finally {
+            closer.join();
+        }
+        assertThrows(IllegalArgumentException.class, () -> ColumnStore.openWhenReleased(-1,
+                () -> ColumnStore.open(dir)));
+    }
+
+    @Test
     void openingWhatIsNotAStoreFailsNamingIt() throws IOException {
         final NoSuchFileException e = assertThrows(NoSuchFileException.class,
                 () -> ColumnStore.open(dir.resolve("nothing")));

@@ -230,10 +230,11 @@ public final class NearsortSinkConfig extends AbstractConfig {
         if (spec == null || spec.isBlank()) {
             return projections;
         }
-        for (String part : spec.split(";", -1)) {
+        for (String untrimmed : spec.split(";", -1)) {
+            final String part = untrimmed.strip();
             final int eq = part.indexOf('=');
-            if (eq < 1 || eq == part.strip().length() - 1 && part.strip().endsWith("=")) {
-                throw new InvalidKey(PROJECTIONS, spec, "'" + part.strip() + "' is not NAME=KEY,COLUMN,..."
+            if (eq < 1 || part.substring(eq + 1).isBlank()) {
+                throw new InvalidKey(PROJECTIONS, spec, "'" + part + "' is not NAME=KEY,COLUMN,..."
                         + " (the key column first)");
             }
             final List<String> columns = new ArrayList<>();

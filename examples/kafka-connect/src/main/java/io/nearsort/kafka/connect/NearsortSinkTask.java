@@ -32,7 +32,9 @@ import java.util.concurrent.Future;
  * the offset that commit recorded ({@code SinkTaskContext.offset}). A worker killed at any moment therefore resumes
  * every partition exactly where its durable rows end. Records Connect redelivers from before that position are
  * dropped. A store belongs to a partition, not to a task, so a partition that moves between tasks (a rebalance, a
- * changed {@code tasks.max}) carries its position with it.
+ * changed {@code tasks.max}) carries its position with it. A store whose append failed (a batch may then be partly
+ * appended) refuses to commit — also in the {@code preCommit} Connect calls when it closes a failed task — so that it
+ * reopens at its last commit instead of committing part of a batch and then the whole batch again.
  *
  * <p>Bad records (a missing field, a wrong type) go to the errant record reporter (the dead letter queue) when
  * {@code errors.tolerance=all}, and {@code preCommit} waits for them to be written before it commits past them;

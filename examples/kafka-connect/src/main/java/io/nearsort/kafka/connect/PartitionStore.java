@@ -11,6 +11,7 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -20,6 +21,11 @@ import java.util.Optional;
  * position in it. Each commit ({@link #commit}) records, atomically with the rows, the offset of the next record to
  * read; rows appended after the last commit are not durable and are discarded when the store is reopened, so after
  * a crash the partition resumes at the committed offset and every record is stored exactly once.
+ *
+ * <p>A failed append ({@link ColumnStore#append(ColumnBatch)} appends a batch in chunks, so a failure can leave its
+ * first rows appended) makes the store unusable: it refuses every further record and commit, so that the partly
+ * appended batch is never committed (nor appended again and committed twice). The task must then close it; reopened,
+ * it is at its last commit and the partition is rewound to that commit's offset.
  *
  * <p>Not thread-safe: the task's thread uses it.
  */
@@ -37,6 +43,8 @@ final class PartitionStore implements AutoCloseable {
     private long nextOffset;
     /** The offset recorded by the last commit; -1 if the store has none. */
     private long committedOffset;
+    /** Why an append failed; then the store's uncommitted rows are unknown and it never commits again. */
+    private RuntimeException failed;
 
     private PartitionStore(final TopicPartition partition, final ColumnStore store, final ColumnBatch batch,
                            final RecordMapper mapper, final long committedOffset) {
@@ -61,24 +69,19 @@ final class PartitionStore implements AutoCloseable {
                                final ColumnStoreOptions options, final RecordMapper mapper, final int batchRows,
                                final long lockTimeoutMillis) {
         final Path dir = directory(base, partition);
-        final long deadline = System.nanoTime() + lockTimeoutMillis * 1_000_000L;
-        ColumnStore store;
-        while (true) {
-            try {
-                store = ColumnStore.open(dir, layout.schema(), layout.projections().stream()
-                        .map(p -> p.projection()).toList(), options);
-                break;
-            } catch (StoreLockedException locked) {
-                if (System.nanoTime() - deadline >= 0) {
-                    throw new ConnectException("the store of " + partition + " is still open elsewhere after "
-                            + lockTimeoutMillis + " ms (" + NearsortSinkConfig.LOCK_TIMEOUT + "): "
-                            + locked.getMessage(), locked);
-                }
-                sleep(partition);
-            } catch (IOException | RuntimeException e) {
-                throw new ConnectException("opening the store of " + partition + " in " + dir + " failed: "
-                        + e.getMessage(), e);
-            }
+        final ColumnStore store;
+        try {
+            store = ColumnStore.openWhenReleased(lockTimeoutMillis, () -> ColumnStore.open(dir, layout.schema(),
+                    layout.projections().stream().map(p -> p.projection()).toList(), options));
+        } catch (StoreLockedException locked) {
+            throw new ConnectException("the store of " + partition + " is still open elsewhere after "
+                    + lockTimeoutMillis + " ms (" + NearsortSinkConfig.LOCK_TIMEOUT + "): " + locked.getMessage(),
+                    locked);
+        } catch (InterruptedIOException e) {
+            throw new ConnectException("interrupted while waiting for the store of " + partition, e);
+        } catch (IOException | RuntimeException e) {
+            throw new ConnectException("opening the store of " + partition + " in " + dir + " failed: "
+                    + e.getMessage(), e);
         }
         try {
             final long committed = committedOffset(partition, dir, store.lastCommit());
@@ -91,15 +94,6 @@ final class PartitionStore implements AutoCloseable {
                 e.addSuppressed(suppressed);
             }
             throw e;
-        }
-    }
-
-    private static void sleep(final TopicPartition partition) {
-        try {
-            Thread.sleep(100);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ConnectException("interrupted while waiting for the store of " + partition, e);
         }
     }
 
@@ -144,6 +138,7 @@ final class PartitionStore implements AutoCloseable {
      *                                                       columns; nothing of it was added
      */
     void add(final SinkRecord record) {
+        requireNotFailed();
         mapper.map(record, batch, batch.rows());
         batch.rows(batch.rows() + 1);
         nextOffset = record.originalKafkaOffset() + 1;
@@ -159,16 +154,34 @@ final class PartitionStore implements AutoCloseable {
 
     private void appendBatch() {
         if (batch.rows() > 0) {
-            store.append(batch);
+            try {
+                store.append(batch);
+            } catch (RuntimeException e) {
+                failed = e;
+                throw new ConnectException("appending " + batch.rows() + " rows to the store of " + partition
+                        + " failed (" + e.getMessage() + "); the store is not committed again: it reopens at its"
+                        + " last commit (offset " + committedOffset + ")", e);
+            }
             batch.clear();
+        }
+    }
+
+    private void requireNotFailed() {
+        if (failed != null) {
+            throw new ConnectException("an append to the store of " + partition + " failed (" + failed.getMessage()
+                    + "), so its uncommitted rows are unknown: it must be reopened at its last commit (offset "
+                    + committedOffset + ")", failed);
         }
     }
 
     /**
      * Makes every row taken so far durable together with the next offset; returns that offset, or -1 if nothing
      * was ever committed. Does nothing if no record was taken since the last commit.
+     *
+     * @throws ConnectException if an append failed earlier: the store must be reopened at its last commit
      */
     long commit() throws IOException {
+        requireNotFailed();
         appendBatch();
         if (nextOffset > committedOffset) {
             store.flush(Map.of(TOPIC, partition.topic(), PARTITION, Integer.toString(partition.partition()),
@@ -176,11 +189,6 @@ final class PartitionStore implements AutoCloseable {
             committedOffset = nextOffset;
         }
         return committedOffset;
-    }
-
-    /** Rows in the store, committed or not. */
-    long rows() {
-        return store.rows() + batch.rows();
     }
 
     /** Closes the store without committing: what was taken since the last commit is discarded. */

@@ -1,21 +1,23 @@
 package io.nearsort.kafka.connect;
 
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.nearsort.kafka.connect.NearsortSinkConfig.TimeSource;
 import io.nearsort.kafka.connect.NearsortSinkConfig.ValueFormat;
 import io.nearsort.ldi.projection.Column;
 import io.nearsort.ldi.projection.ColumnBatch;
-import io.nearsort.ldi.projection.ColumnType;
 import io.nearsort.ldi.projection.Schema;
 import org.apache.kafka.connect.data.Field;
-import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.Struct;
-import org.apache.kafka.connect.data.Values;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
@@ -25,9 +27,21 @@ import java.util.Map;
  * (a {@code Struct} field, a map entry, or a member of a JSON object), the time column from the record's timestamp
  * if so configured. A value that cannot fill its column (missing field, null, wrong type, NaN, a string too long for
  * its {@code string(N)} column) throws a {@link DataException} naming the field, before the row counts: the batch
- * then holds only whole rows.
+ * then holds only whole rows. The column's own checks ({@link Column#checkDouble}, {@link Column#checkString}) decide
+ * what a column takes, so the mapper rejects exactly what the store would.
+ *
+ * <p>JSON text is parsed by Jackson with fractional numbers as {@link BigDecimal}s, so a double column gets the
+ * double nearest the JSON number (0.1 stays 0.1) and a long column takes {@code 3.0} but not {@code 3.5}; strings
+ * stay strings.
  */
 final class RecordMapper {
+    /** The JSON parser, created on first use (only value.format=json needs Jackson); thread-safe, shared. */
+    private static final class Json {
+        static final ObjectMapper MAPPER = JsonMapper.builder()
+                .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+    }
+
     private final Column[] columns;
     private final boolean[] fromTimestamp;
     private final ValueFormat format;
@@ -110,25 +124,42 @@ final class RecordMapper {
                 return map::get;
             }
             case JSON -> {
-                final String text = value instanceof byte[] b ? new String(b, StandardCharsets.UTF_8)
-                        : value instanceof String s ? s : null;
-                if (text == null) {
-                    throw new DataException("value.format=json needs a String value holding a JSON object (got: "
-                            + type(value) + ")");
-                }
-                final SchemaAndValue parsed;
+                final JsonNode parsed;
                 try {
-                    parsed = Values.parseString(text.strip());
-                } catch (RuntimeException e) {
-                    throw new DataException("the value is not a JSON object: " + e.getMessage(), e);
+                    if (value instanceof byte[] b) {
+                        parsed = Json.MAPPER.readTree(b);
+                    } else if (value instanceof String s) {
+                        parsed = Json.MAPPER.readTree(s);
+                    } else {
+                        throw new DataException("value.format=json needs a String (or bytes) holding a JSON object"
+                                + " (got: " + type(value) + ")");
+                    }
+                } catch (IOException e) { // Jackson's parse errors (JacksonException) are IOExceptions
+                    throw new DataException("the value is not JSON: " + (e instanceof JacksonException j
+                            ? j.getOriginalMessage() : e.getMessage()), e);
                 }
-                if (!(parsed.value() instanceof Map<?, ?> map)) {
-                    throw new DataException("the value is not a JSON object (got: " + abbreviate(text) + ")");
+                if (parsed == null || !parsed.isObject()) {
+                    throw new DataException("the value is not a JSON object (got: "
+                            + abbreviate(String.valueOf(parsed)) + ")");
                 }
-                return map::get;
+                return name -> json(parsed.get(name));
             }
             default -> throw new AssertionError(format);
         }
+    }
+
+    /** A JSON member as the Java value the column conversions take: a number, a string, or the node itself. */
+    private static Object json(final JsonNode node) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (node.isNumber()) {
+            return node.numberValue();
+        }
+        if (node.isTextual()) {
+            return node.textValue();
+        }
+        return node.isBoolean() ? (Object) node.booleanValue() : node;
     }
 
     private static long toLong(final Column column, final Object v) {
@@ -152,30 +183,26 @@ final class RecordMapper {
     }
 
     private static double toDouble(final Column column, final Object v) {
-        if (v instanceof Number n) {
-            final double d = n.doubleValue();
-            if (Double.isNaN(d)) {
-                throw new DataException("field '" + column.name() + "' is NaN, which a double column does not take");
-            }
-            return d;
+        if (!(v instanceof Number n)) {
+            throw wrongType(column, v);
         }
-        throw wrongType(column, v);
+        final double d = n.doubleValue();
+        try {
+            column.checkDouble(d);
+        } catch (IllegalArgumentException e) {
+            throw new DataException("field '" + column.name() + "' (" + v + "): " + e.getMessage(), e);
+        }
+        return d;
     }
 
     private static String toString(final Column column, final Object v) {
         if (!(v instanceof String s)) {
             throw wrongType(column, v);
         }
-        if (column.type() == ColumnType.FIXED_STRING) {
-            final int bytes = s.getBytes(StandardCharsets.UTF_8).length;
-            if (bytes > column.width()) {
-                throw new DataException("field '" + column.name() + "' has " + bytes + " UTF-8 bytes; its column"
-                        + " is string(" + column.width() + ")");
-            }
-            if (s.indexOf('\0') >= 0) {
-                throw new DataException("field '" + column.name() + "' holds a NUL character, which a string(N)"
-                        + " column does not take");
-            }
+        try {
+            column.checkString(s);
+        } catch (IllegalArgumentException e) {
+            throw new DataException("field '" + column.name() + "': " + e.getMessage(), e);
         }
         return s;
     }

@@ -5,7 +5,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
 import org.junit.jupiter.api.AfterAll;
@@ -80,7 +79,8 @@ class ConnectClusterTest {
         c.put(NearsortSinkConfig.PROJECTIONS, Events.PROJECTIONS);
         c.put(NearsortSinkConfig.VALUE_FORMAT, struct ? "struct" : "map");
         c.put(NearsortSinkConfig.BATCH_ROWS, "128");
-        // small buckets and training prefix, so that the stores write buckets (and train) within the test's rows
+        // Half the default memory budget per store (the default buffers need about 5 MiB of it); the sink has no keys
+        // for bucket size or training prefix, so the stores keep the defaults.
         c.put(NearsortSinkConfig.MEMORY_BUDGET, Long.toString(32L << 20));
         return c;
     }
@@ -92,7 +92,7 @@ class ConnectClusterTest {
         Events.createTopic(connect.kafka(), admin, topic, PARTITIONS);
         Events.produce(producer, topic, PARTITIONS, 0, 6_000, true);
 
-        // A task crashes after 2,500 records, with rows appended since its last commit; it is restarted.
+        // A task crashes in put after 2,500 records (Connect's close still commits what it took); it is restarted.
         CrashingSinkConnector.CRASH_AFTER.set(2_500);
         connect.configureConnector(name, connectorConfig(topic, dir, CrashingSinkConnector.class.getName(), 2, true));
         final int failed = awaitFailedTask(name);
@@ -206,9 +206,5 @@ class ConnectClusterTest {
         connect.deleteConnector(name);
         connect.assertions().assertConnectorDoesNotExist(name, "connector deleted");
         Events.assertExactlyOnce(Events.readStores(dir, 1), 600);
-    }
-
-    static TopicPartition tp(final String topic, final int p) {
-        return new TopicPartition(topic, p);
     }
 }

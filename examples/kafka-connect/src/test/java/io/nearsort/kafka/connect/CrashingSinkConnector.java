@@ -17,7 +17,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The nearsort connector with a task that, once armed, crashes in {@code put} after taking a given number of
- * records — between two commits, with rows appended that were never committed — as a task failing on its own would.
+ * records — between two periodic commits — as a task failing on its own would. The crash does not leave those rows
+ * uncommitted: Connect still calls {@code preCommit} when it closes the failed task, and the nearsort task commits
+ * every record it took, the failing {@code put}'s included (it threw after the delegate took them), with their
+ * offsets. What the crash exercises is the failed task's close and the restarted task's reopen and rewind.
  */
 public final class CrashingSinkConnector extends SinkConnector {
     /** Records the next task to take them takes before it throws; 0: disarmed. */

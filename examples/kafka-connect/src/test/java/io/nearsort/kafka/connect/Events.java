@@ -1,6 +1,5 @@
 package io.nearsort.kafka.connect;
 
-import io.nearsort.ldi.io.StoreLock.StoreLockedException;
 import io.nearsort.ldi.projection.ColumnStore;
 import io.nearsort.ldi.projection.ColumnStoreOptions;
 import io.nearsort.ldi.projection.RowCursor;
@@ -187,19 +186,9 @@ final class Events {
         return counts;
     }
 
-    private static ColumnStore openWhenReleased(final Path dir) throws IOException, InterruptedException {
-        final long deadline = System.currentTimeMillis() + 60_000;
-        while (true) {
-            try {
-                return ColumnStore.open(dir, ColumnStoreOptions.defaults().withCommitOnClose(false)
-                        .withRetainedCommits(10_000)); // reading must not trim the commit points a restore needs
-            } catch (StoreLockedException e) {
-                if (System.currentTimeMillis() > deadline) {
-                    throw e;
-                }
-                Thread.sleep(100);
-            }
-        }
+    private static ColumnStore openWhenReleased(final Path dir) throws IOException {
+        return ColumnStore.openWhenReleased(60_000, () -> ColumnStore.open(dir, ColumnStoreOptions.defaults()
+                .withCommitOnClose(false).withRetainedCommits(10_000)));
     }
 
     /** Asserts that ids {@code [0, n)} each occur exactly once and nothing else does. */

@@ -51,7 +51,8 @@ class NearsortSinkConfigTest {
     void aValidConfigurationHasNoErrorsAndItsLayout() {
         assertEquals(Map.of(), errors(valid()));
         final NearsortSinkConfig c = new NearsortSinkConfig(valid());
-        assertEquals("TableLayout", c.layout().getClass().getSimpleName());
+        assertEquals(NearsortSinkConfig.parseColumns(Events.COLUMNS).columns(), c.layout().schema().columns());
+        assertEquals(List.of("by_time", "by_value"), c.layout().projections().stream().map(p -> p.name()).toList());
         assertEquals(List.of("event_time", "id"), c.layout().projection("by_time").projection().columns());
         assertEquals(List.of("value", "sensor"), c.layout().projection("by_value").projection().columns());
     }
@@ -65,6 +66,8 @@ class NearsortSinkConfigTest {
         assertError(NearsortSinkConfig.TIME_COLUMN, "ts", "not a column of columns");
         assertError(NearsortSinkConfig.TIME_COLUMN, "sensor", "must be a long column");
         assertError(NearsortSinkConfig.PROJECTIONS, "by_s=sensor", "key column");
+        assertError(NearsortSinkConfig.PROJECTIONS, " by_v= ", "'by_v=' is not NAME=KEY,COLUMN,...");
+        assertError(NearsortSinkConfig.PROJECTIONS, "by_v=value; =sensor", "'=sensor' is not NAME=KEY,COLUMN,...");
         assertError(NearsortSinkConfig.PROJECTIONS, "by_v=value;by_w=value", "more than one projection");
         assertError(NearsortSinkConfig.PROJECTIONS, "by_t=event_time", "belongs to the time projection");
         assertError(NearsortSinkConfig.VALUE_FORMAT, "avro", "String must be one of");

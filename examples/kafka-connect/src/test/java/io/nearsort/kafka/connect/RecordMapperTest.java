@@ -12,10 +12,11 @@ import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.Date;
+import java.util.List;
 import java.util.Map;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -61,31 +62,67 @@ class RecordMapperTest {
     }
 
     @Test
-    void aBadValueNamesItsFieldAndWritesNothing() {
-        final ColumnBatch b = ColumnBatch.allocate(SCHEMA, 1);
-        final RecordMapper map = new RecordMapper(SCHEMA, "event_time", TimeSource.FIELD, ValueFormat.MAP);
-        final Map<String, Object> good = Map.of("id", 1L, "event_time", 2L, "sensor", "s", "value", 1.0);
-        assertMessage(map, Map.of("id", 1L, "event_time", 2L, "value", 1.0), "field 'sensor' is missing or null");
-        assertMessage(map, Map.of("id", 1L, "event_time", "2", "sensor", "s", "value", 1.0),
-                "field 'event_time' is a String (2), not a value for a LONG column");
-        assertMessage(map, Map.of("id", 1L, "event_time", 2L, "sensor", "123456789", "value", 1.0),
-                "field 'sensor' has 9 UTF-8 bytes; its column is string(8)");
-        assertMessage(map, Map.of("id", 1L, "event_time", 2L, "sensor", "s", "value", Double.NaN),
-                "field 'value' is NaN");
-        assertMessage(map, "text", "value.format=map needs a Map value (got: String)");
-        assertMessage(new RecordMapper(SCHEMA, "event_time", TimeSource.FIELD, ValueFormat.JSON), "[1,2]",
-                "not a JSON object");
-        assertMessage(new RecordMapper(SCHEMA, "event_time", TimeSource.RECORD_TIMESTAMP, ValueFormat.MAP), good,
-                "no timestamp for column event_time");
-        assertMessage(map, null, "tombstone");
-        assertArrayEquals(new long[] {0}, b.longs("id"), "nothing written by the failed maps");
+    void jsonNumbersAreExactAndStringsStayStrings() {
+        final Schema schema = NearsortSinkConfig.parseColumns("id:long,event_time:long,day:string,value:double");
+        final ColumnBatch b = ColumnBatch.allocate(schema, 2);
+        final RecordMapper json = new RecordMapper(schema, "event_time", TimeSource.FIELD, ValueFormat.JSON);
+        json.map(record("{\"id\": 9007199254740993, \"event_time\": 2.0, \"day\": \"2024-01-31\","
+                + " \"value\": 0.1}", null), b, 0);
+        assertEquals(9_007_199_254_740_993L, b.longs("id")[0], "a long beyond 2^53 exactly");
+        assertEquals(2L, b.longs("event_time")[0], "2.0 is a long");
+        assertEquals("2024-01-31", b.strings("day")[0], "a date-looking string stays a string");
+        assertEquals(0.1, b.doubles("value")[0], 0.0, "the double nearest 0.1, not a float's");
+        json.map(record("{\"id\": 2, \"event_time\": 3, \"day\": \"12:30:00\", \"value\": 1e-7}"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8), null), b, 1);
+        assertEquals("12:30:00", b.strings("day")[1]);
+        assertEquals(1e-7, b.doubles("value")[1], 0.0);
+        assertMessage(json, "{\"id\": 3.5, \"event_time\": 2, \"day\": \"d\", \"value\": 1}",
+                "field 'id' (3.5) is not a long integer", ColumnBatch.allocate(schema, 1));
+        assertMessage(json, "{\"id\": 1, \"event_time\": 2, \"day\": true, \"value\": 1}",
+                "field 'day' is a Boolean", ColumnBatch.allocate(schema, 1));
+        assertMessage(json, "{\"id\": 1", "the value is not JSON", ColumnBatch.allocate(schema, 1));
+        assertMessage(json, "{\"id\": 1} {}", "the value is not JSON", ColumnBatch.allocate(schema, 1));
     }
 
-    private static void assertMessage(final RecordMapper mapper, final Object value, final String expected) {
+    @Test
+    void aBadValueNamesItsFieldAndWritesNothing() {
+        // Row 0 holds a good row; each failed map must leave all of it as it was.
         final ColumnBatch b = ColumnBatch.allocate(SCHEMA, 1);
+        final RecordMapper map = new RecordMapper(SCHEMA, "event_time", TimeSource.FIELD, ValueFormat.MAP);
+        map.map(record(Map.of("id", 99L, "event_time", 98L, "sensor", "good", "value", 9.5), null), b, 0);
+        final Map<String, Object> good = Map.of("id", 1L, "event_time", 2L, "sensor", "s", "value", 1.0);
+        assertMessage(map, Map.of("id", 1L, "event_time", 2L, "value", 1.0), "field 'sensor' is missing or null", b);
+        assertMessage(map, Map.of("id", 1L, "event_time", "2", "sensor", "s", "value", 1.0),
+                "field 'event_time' is a String (2), not a value for a LONG column", b);
+        assertMessage(map, Map.of("id", 1L, "event_time", 2L, "sensor", "123456789", "value", 1.0),
+                "field 'sensor': column sensor holds at most 8 UTF-8 bytes (got 9)", b);
+        assertMessage(map, Map.of("id", 1L, "event_time", 2L, "sensor", "s\0", "value", 1.0),
+                "field 'sensor': column sensor does not accept NUL characters", b);
+        assertMessage(map, Map.of("id", 1L, "event_time", 2L, "sensor", "s", "value", Double.NaN),
+                "field 'value' (NaN): column value does not accept NaN", b);
+        assertMessage(map, "text", "value.format=map needs a Map value (got: String)", b);
+        assertMessage(new RecordMapper(SCHEMA, "event_time", TimeSource.FIELD, ValueFormat.JSON), "[1,2]",
+                "not a JSON object", b);
+        assertMessage(new RecordMapper(SCHEMA, "event_time", TimeSource.RECORD_TIMESTAMP, ValueFormat.MAP), good,
+                "no timestamp for column event_time", b);
+        assertMessage(map, null, "tombstone", b);
+    }
+
+    private static List<Object> row0(final ColumnBatch b) {
+        final List<Object> row = new ArrayList<>();
+        for (int c = 0; c < b.schema().size(); c++) {
+            row.add(java.lang.reflect.Array.get(b.column(c), 0));
+        }
+        return row;
+    }
+
+    /** Mapping {@code value} into row 0 of {@code b} fails with {@code expected} and leaves the row as it was. */
+    private static void assertMessage(final RecordMapper mapper, final Object value, final String expected,
+                                      final ColumnBatch b) {
+        final List<Object> before = row0(b);
         final String message = assertThrows(DataException.class, () -> mapper.map(record(value, null), b, 0))
                 .getMessage();
         assertTrue(message.contains(expected), message);
-        assertEquals(0, b.longs("id")[0], "nothing written");
+        assertEquals(before, row0(b), "nothing written");
     }
 }

@@ -24,9 +24,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A Connect worker in a child JVM (ConnectStandalone, the connector on its class path) killed with
- * {@code destroyForcibly()} at random moments while records keep arriving — during puts, store commits, offset
- * commits or its own start — and restarted; in the end every record is in the stores exactly once. The broker runs in
- * this JVM, started once for the class.
+ * {@code destroyForcibly()} while records keep arriving, and restarted; in the end every record is in the stores
+ * exactly once. Each worker is first let run until it commits past what the previous one committed (so each kill
+ * follows progress), then killed at a random moment within the next 1.5 s — during puts, store commits or offset
+ * commits; never during its own start, which this test does not cover. The broker runs in this JVM, started once for
+ * the class.
  *
  * <p>The long run: {@code mvn -pl examples/kafka-connect -am test -Dtest=WorkerKillTest
  * -Dnearsort.excludedGroups=none -Dgroups=slow -Dsurefire.failIfNoSpecifiedTests=false} (25 kills).
