@@ -34,6 +34,11 @@ public final class IndexStats {
     public static final String BYTES_ALLOCATED = "bytesAllocated";
     /** Bytes in pages currently used by the structure. */
     public static final String BYTES_IN_USE = "bytesInUse";
+    /**
+     * Bytes of Java heap held by the structure's buffers and kept scratch arrays (array payloads, object headers
+     * left out), such as the SA trees' SWARE buffer; off-heap bytes are {@link #BYTES_ALLOCATED}.
+     */
+    public static final String HEAP_BYTES = "heapBytes";
 
     private final String structure;
     private final Map<String, Long> counters;
@@ -124,6 +129,11 @@ public final class IndexStats {
     /** @see #BYTES_IN_USE */
     public long bytesInUse() {
         return counter(BYTES_IN_USE);
+    }
+
+    /** @see #HEAP_BYTES */
+    public long heapBytes() {
+        return counter(HEAP_BYTES);
     }
 
     @Override

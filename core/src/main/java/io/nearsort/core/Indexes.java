@@ -8,6 +8,10 @@ import io.nearsort.core.sware.SortednessAwareIndexBuilder;
 /**
  * Entry points of nearsort: each returns a validated builder whose defaults are the papers'.
  *
+ * <p>The indexes need {@code --add-exports java.base/jdk.internal.misc=ALL-UNNAMED} on the JVM's command line
+ * ({@code =org.agrona} when Agrona is on the module path); without it {@code build()} fails with an error naming
+ * the flag.
+ *
  * <pre>{@code
  * try (LongIndex index = Indexes.bPlusTree().splitRatio(0.8).tailLeafInserts(true).build()) {
  *     index.put(42L, 7L);
@@ -27,7 +31,7 @@ public final class Indexes {
 
     /**
      * The SA B+-tree (OSM-tree): the SWARE buffer over a B+-tree. Defaults are SWARE §V's tuning; see
-     * {@link SortednessAwareIndexBuilder}.
+     * {@link SortednessAwareIndexBuilder}, which also says how much Java heap the buffer takes.
      */
     public static SortednessAwareIndexBuilder saBPlusTree() {
         return new SortednessAwareIndexBuilder();

@@ -10,8 +10,15 @@ import java.util.NavigableMap;
  * not report the previous state), which lets write-optimised structures such as the SWARE buffer defer work;
  * {@link #asNavigableMap()} offers the full {@code java.util} contract on top.
  *
- * <p>Implementations hold their entries off-heap. {@link #close()} frees every byte; any later call throws
+ * <p>Each implementation's Javadoc says where its memory lives. Tree nodes and blocks are off-heap, in a
+ * {@link io.nearsort.core.memory.PageArena} ({@link IndexStats#BYTES_ALLOCATED}); the SA trees' SWARE buffer is
+ * on the Java heap ({@link IndexStats#HEAP_BYTES}: about 20 MiB for the default capacity of 2<sup>20</sup>
+ * entries while nothing was sorted, up to about 150 bytes per entry of capacity once flushes sort it), so size
+ * {@code -Xmx} for it. {@link #close()} frees every off-heap byte; any later call throws
  * {@link IllegalStateException}. Each implementation states its thread-safety.
+ *
+ * <p>The off-heap structures need {@code --add-exports java.base/jdk.internal.misc=ALL-UNNAMED} on the JVM's
+ * command line (Agrona's memory access; {@code =org.agrona} instead when Agrona is on the module path).
  */
 public interface LongIndex extends AutoCloseable {
     /** Inserts {@code key} or overwrites its value; the latest write wins. */

@@ -14,7 +14,9 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link Builder#maxSlabBytes}, so a tiny index costs kilobytes, not megabytes. Freed pages go to an intrusive
  * free list (the next pointer lives in the freed page itself) and are reused before new pages are carved.
  * Slabs of 2 MiB and more are advised to use transparent huge pages where the JVM allows it ({@link HugePages},
- * {@link Builder#hugePages(boolean)}).
+ * {@link Builder#hugePages(boolean)}). Agrona's memory access needs
+ * {@code --add-exports java.base/jdk.internal.misc=ALL-UNNAMED} on the JVM's command line ({@code =org.agrona}
+ * when Agrona is on the module path).
  *
  * <h2>Ownership</h2>
  * The arena owns every slab; {@link #close()} releases them all at once, including pages that were never freed,

@@ -13,6 +13,11 @@ import org.agrona.UnsafeApi;
 public final class UnsafeAccess {
     /** The JVM option nearsort needs; also carried by the executable jars as {@code Add-Exports}. */
     public static final String REQUIRED_FLAG = "--add-exports java.base/jdk.internal.misc=ALL-UNNAMED";
+    /**
+     * The same option when Agrona is on the module path: there it is the named (automatic) module
+     * {@code org.agrona}, to which {@code ALL-UNNAMED} does not export.
+     */
+    public static final String MODULE_PATH_FLAG = "--add-exports java.base/jdk.internal.misc=org.agrona";
 
     private static final Throwable UNAVAILABLE = probe();
 
@@ -37,14 +42,17 @@ public final class UnsafeAccess {
     }
 
     /**
-     * Fails with a message naming {@value #REQUIRED_FLAG} when off-heap access is not available.
+     * Fails with a message naming {@value #REQUIRED_FLAG} when off-heap access is not available
+     * ({@value #MODULE_PATH_FLAG} when Agrona is on the module path).
      *
      * @throws IllegalStateException when the JVM was started without the flag
      */
     public static void requireAvailable() {
         if (UNAVAILABLE != null) {
+            final boolean modulePath = UnsafeApi.class.getModule().isNamed();
             throw new IllegalStateException("nearsort needs off-heap access through Agrona: start the JVM with "
-                    + REQUIRED_FLAG + " (java -jar picks it up from the jar manifest's Add-Exports entry)",
+                    + (modulePath ? MODULE_PATH_FLAG + " (Agrona is on the module path, as module org.agrona)"
+                        : REQUIRED_FLAG + " (java -jar picks it up from the jar manifest's Add-Exports entry)"),
                     UNAVAILABLE);
         }
     }

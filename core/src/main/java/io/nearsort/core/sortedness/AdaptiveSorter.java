@@ -110,6 +110,14 @@ public final class AdaptiveSorter {
         return Algorithm.MERGE_SORT;
     }
 
+    /**
+     * Bytes of Java heap the sorts' kept scratch arrays hold (array payloads): they grow to the longest run
+     * sorted and stay, so a sorter reused for runs of n entries settles at a few times 16 bytes per entry.
+     */
+    public long heapBytes() {
+        return klSort.heapBytes() + stableSort.heapBytes();
+    }
+
     /** Runs the (K,L)-adaptive sort finished. */
     public long adaptiveSorts() {
         return adaptiveSorts;

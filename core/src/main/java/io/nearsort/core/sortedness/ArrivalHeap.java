@@ -21,6 +21,11 @@ final class ArrivalHeap {
         size = 0;
     }
 
+    /** Bytes of Java heap its arrays hold (array payloads). */
+    long heapBytes() {
+        return (long) Long.BYTES * (keys.length + values.length + arrivals.length);
+    }
+
     int size() {
         return size;
     }

@@ -43,6 +43,13 @@ public final class KLAdaptiveSort {
         FELL_BACK_TO_MERGE_SORT
     }
 
+    /** Bytes of Java heap its kept scratch arrays hold, those of its merge sort, outlier sort and heap included. */
+    public long heapBytes() {
+        return (long) Long.BYTES * (outKeys.length + outValues.length + sortedOutlierKeys.length
+                + sortedOutlierOrder.length) + (long) Integer.BYTES * outArrivals.length + mergeSort.heapBytes()
+                + outlierSort.heapBytes() + heap.heapBytes();
+    }
+
     /**
      * Sorts {@code keys[from, to)} ascending, moving {@code values} along, stably.
      *

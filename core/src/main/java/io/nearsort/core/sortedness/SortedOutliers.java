@@ -35,6 +35,11 @@ public final class SortedOutliers {
         return precedesEqual[i];
     }
 
+    /** Bytes of Java heap its arrays hold (array payloads; they grow to the most outliers one sort set aside). */
+    public long heapBytes() {
+        return (long) Long.BYTES * (keys.length + values.length) + precedesEqual.length;
+    }
+
     void ensureCapacity(final int n) {
         if (keys.length < n) {
             keys = new long[n];

@@ -15,6 +15,11 @@ public final class StableMergeSort {
     private long[] scratchKeys = new long[0];
     private long[] scratchValues = new long[0];
 
+    /** Bytes of Java heap its kept scratch arrays hold (array payloads; they grow to the longest run sorted). */
+    public long heapBytes() {
+        return (long) Long.BYTES * (scratchKeys.length + scratchValues.length);
+    }
+
     /** Sorts {@code keys[from, to)} ascending, moving {@code values[from, to)} along, stably. */
     public void sort(final long[] keys, final long[] values, final int from, final int to) {
         final int n = checkedLength(keys, values, from, to);

@@ -23,6 +23,12 @@ public final class StableRadixSort {
     private long[] scratchKeys = new long[0];
     private long[] scratchValues = new long[0];
 
+    /** Bytes of Java heap its kept scratch arrays hold, its merge sort's included (array payloads). */
+    public long heapBytes() {
+        return (long) Long.BYTES * (scratchKeys.length + scratchValues.length) + (long) Integer.BYTES * counts.length
+                + mergeSort.heapBytes();
+    }
+
     /**
      * Sorts {@code keys[from, to)} ascending, moving {@code values[from, to)} along, stably.
      *

@@ -31,6 +31,11 @@ final class DetachedRun {
         return lo > 0 && keys[lo - 1] == key ? lo - 1 : -1;
     }
 
+    /** Bytes of Java heap its arrays hold (array payloads). */
+    long heapBytes() {
+        return (long) (2 * Long.BYTES + 1) * keys.length;
+    }
+
     /** Arrays of at least {@code capacity} entries, allocated once. */
     void ensureCapacity(final int capacity) {
         if (keys.length < capacity) {

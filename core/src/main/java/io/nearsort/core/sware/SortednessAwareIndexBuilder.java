@@ -48,7 +48,12 @@ public final class SortednessAwareIndexBuilder {
         this.tree = tree.splitRatio(0.8).bulkFillFactor(TreeBuilder.DEFAULT_BULK_FILL_FACTOR);
     }
 
-    /** Entries the buffer holds, from 1 to 2^28 (default 2^20). */
+    /**
+     * Entries the buffer holds, from 1 to 2^28 (default 2^20). The buffer is on the Java heap and its size
+     * follows this: about 19.7 bytes per entry when built, about 150 once flushes have sorted it (merge buffers,
+     * detached run, sort scratch), so the default takes 20 MiB of heap at first and about 150 MiB in use; see
+     * {@link SortednessAwareIndex}'s "Memory" and {@code stats().heapBytes()}.
+     */
     public SortednessAwareIndexBuilder bufferCapacity(final int entries) {
         if (entries < 1 || entries > MAX_BUFFER_CAPACITY) {
             throw new IllegalArgumentException("bufferCapacity must be in [1, " + MAX_BUFFER_CAPACITY + "] (got: "

@@ -256,6 +256,20 @@ final class SwareBuffer {
         return sortedPrefixEnd == size ? size : (sortedPrefixEnd / zoneSize) * zoneSize;
     }
 
+    /**
+     * Bytes of Java heap the buffer's arrays hold (array payloads, object headers left out): the entries (17
+     * bytes each), zonemaps, Bloom filters, and, once it has sorted, its merge buffers (17 bytes per entry of
+     * capacity), its scratch (56 bytes per entry of the longest run sorted) and the deferred outliers. Read by
+     * {@code stats()} without the writer's lock: a recent value.
+     */
+    long heapBytes() {
+        final long entries = (long) (2 * Long.BYTES + 1) * (keys.length + mergedKeys.length);
+        final long scratch = (long) Long.BYTES * (scratchKeys.length + scratchValues.length + scratchOrder.length
+                + runKeys.length + runPositions.length + nextRunKeys.length + nextRunPositions.length);
+        return entries + scratch + (long) Long.BYTES * (zoneMin.length + zoneMax.length) + Integer.BYTES
+                * blockStarts.length + bloomBytes() + deferredOutliers.heapBytes();
+    }
+
     long bloomBytes() {
         if (globalBloom == null) {
             return 0;
