@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 
+import static io.nearsort.core.testing.TestThreads.check;
+import static io.nearsort.core.testing.TestThreads.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -101,22 +103,5 @@ class SaBeTreeConcurrentReadsTest {
             keys[j] = t;
         }
         return keys;
-    }
-
-    private static void check(final boolean condition, final String message) {
-        if (!condition) {
-            throw new AssertionError(message);
-        }
-    }
-
-    private static void run(final List<Throwable> failures, final CountDownLatch go, final Runnable body) {
-        try {
-            go.await();
-            body.run();
-        } catch (final Throwable t) {
-            synchronized (failures) {
-                failures.add(t);
-            }
-        }
     }
 }

@@ -17,6 +17,8 @@ import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
 
+import static io.nearsort.core.testing.TestThreads.check;
+import static io.nearsort.core.testing.TestThreads.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -252,23 +254,6 @@ class SortednessAwareIndexOneWriterTest {
                         "get(" + key + ") = " + got + " is no state of ops [" + before + ", " + after + "]");
             }
             reads++;
-        }
-    }
-
-    private static void check(final boolean condition, final String message) {
-        if (!condition) {
-            throw new AssertionError(message);
-        }
-    }
-
-    private static void run(final List<Throwable> failures, final CountDownLatch go, final Runnable body) {
-        try {
-            go.await();
-            body.run();
-        } catch (final Throwable t) {
-            synchronized (failures) {
-                failures.add(t);
-            }
         }
     }
 }
