@@ -1,5 +1,6 @@
 package io.nearsort.core.betree;
 
+import io.nearsort.core.btree.Node;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -277,17 +278,7 @@ final class BeNode {
 
     /** The child that holds {@code key}: the index of the first pivot {@code > key}, in [0, pivotCount]. */
     static int childIndexAt(final BeNodeDescriptor layout, final long page, final long key) {
-        int lo = 0;
-        int hi = pivotCountAt(page);
-        while (lo < hi) {
-            final int mid = (lo + hi) >>> 1;
-            if (pivotAt(layout, page, mid) <= key) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return Node.upperBoundOf(page + layout.pivotOffset(0), 0, pivotCountAt(page), key);
     }
 
     static int splitAt(final BeNodeDescriptor layout, final long page, final int index) {
@@ -306,22 +297,7 @@ final class BeNode {
     static int messageLowerBoundAt(final BeNodeDescriptor layout, final long page, final long key, final int child) {
         final int from = child == 0 ? 0 : splitAt(layout, page, child - 1);
         final int to = child < pivotCountAt(page) ? splitAt(layout, page, child) : messageCountAt(page);
-        return lowerBoundAt(layout, page, key, from, to);
-    }
-
-    private static int lowerBoundAt(final BeNodeDescriptor layout, final long page, final long key, final int from,
-                                    final int to) {
-        int lo = from;
-        int hi = to;
-        while (lo < hi) {
-            final int mid = (lo + hi) >>> 1;
-            if (messageKeyAt(layout, page, mid) < key) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return Node.lowerBoundOf(page + layout.messageKeyOffset(0), from, to, key);
     }
 
     /** Index of the message for {@code key}, which is bound for {@code child}, or -1. */

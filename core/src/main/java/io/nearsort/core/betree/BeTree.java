@@ -109,13 +109,7 @@ public final class BeTree extends PagedTree {
 
     private long leafEntries;
     private long messagesBuffered;
-    private long leafCount;
-    private long internalCount;
-    private long leafSplits;
-    private long internalSplits;
-    private long topInserts;
     private long deleteMessages;
-    private long bulkLoadedEntries;
     private long messagesFlushed;
     private long messagesApplied;
     private final long[] nodeFlushes = new long[MAX_HEIGHT];
@@ -734,15 +728,7 @@ public final class BeTree extends PagedTree {
     @Override
     public IndexStats stats() {
         ensureOpen();
-        final IndexStats.Builder stats = IndexStats.builder(name())
-                .counter(IndexStats.SIZE, size())
-                .counter(IndexStats.HEIGHT, height)
-                .counter(IndexStats.LEAF_COUNT, leafCount)
-                .counter(IndexStats.INTERNAL_NODE_COUNT, internalCount)
-                .counter(IndexStats.LEAF_SPLITS, leafSplits)
-                .counter(IndexStats.INTERNAL_SPLITS, internalSplits)
-                .counter(IndexStats.TOP_INSERTS, topInserts)
-                .counter(IndexStats.BULK_LOADED_ENTRIES, bulkLoadedEntries)
+        final IndexStats.Builder stats = treeStats(size(), height)
                 .counter(DELETE_MESSAGES, deleteMessages)
                 .counter(MESSAGES_BUFFERED, messagesBuffered)
                 .counter(MESSAGES_FLUSHED, messagesFlushed)
@@ -759,12 +745,8 @@ public final class BeTree extends PagedTree {
         for (int level = 1; level <= topLevel; level++) {
             stats.counter(NODE_FLUSHES_LEVEL + level, nodeFlushes[level]);
         }
-        return stats.counter(MAX_PIVOTS, layout.maxPivots)
-                .counter(NODE_BUFFER_CAPACITY, bufferCapacity)
-                .counter(IndexStats.BYTES_ALLOCATED, arena.bytesAllocated())
-                .counter(IndexStats.BYTES_IN_USE, arena.bytesInUse())
-                .averageLeafFill((double) leafEntries / ((double) leafCount * leafCapacity))
-                .build();
+        return finishStats(stats.counter(MAX_PIVOTS, layout.maxPivots)
+                .counter(NODE_BUFFER_CAPACITY, bufferCapacity), leafEntries, leafCapacity);
     }
 
     @Override

@@ -94,13 +94,7 @@ public final class BPlusTree extends PagedTree {
     private long tailLeafMinKey;
 
     private long size;
-    private long leafCount;
-    private long internalCount;
-    private long leafSplits;
-    private long internalSplits;
-    private long topInserts;
     private long tailInserts;
-    private long bulkLoadedEntries;
     /** Incremented by every change of the key set; cursors and scans use it to detect changes. */
     long modCount;
 
@@ -761,22 +755,10 @@ public final class BPlusTree extends PagedTree {
     @Override
     public IndexStats stats() {
         ensureOpen();
-        return IndexStats.builder(name())
-                .counter(IndexStats.SIZE, size)
-                .counter(IndexStats.HEIGHT, height)
-                .counter(IndexStats.LEAF_COUNT, leafCount)
-                .counter(IndexStats.INTERNAL_NODE_COUNT, internalCount)
-                .counter(IndexStats.LEAF_SPLITS, leafSplits)
-                .counter(IndexStats.INTERNAL_SPLITS, internalSplits)
-                .counter(IndexStats.TOP_INSERTS, topInserts)
+        return finishStats(treeStats(size, height)
                 .counter(IndexStats.TAIL_LEAF_INSERTS, tailInserts)
-                .counter(IndexStats.BULK_LOADED_ENTRIES, bulkLoadedEntries)
                 .counter(LEAF_SPLIT_PERCENT, Math.round(leafSplitRatio * 100))
-                .counter(RETIRED_PAGES, retiredCount)
-                .counter(IndexStats.BYTES_ALLOCATED, arena.bytesAllocated())
-                .counter(IndexStats.BYTES_IN_USE, arena.bytesInUse())
-                .averageLeafFill((double) size / ((double) leafCount * leafCapacity))
-                .build();
+                .counter(RETIRED_PAGES, retiredCount), size, leafCapacity);
     }
 
     /** Entries one leaf holds. */

@@ -270,17 +270,7 @@ public final class Node {
 
     /** {@link #lowerBound} of the node at {@code page} over its first {@code count} keys. */
     public static int lowerBoundAt(final long page, final int count, final long key) {
-        int lo = 0;
-        int hi = count;
-        while (lo < hi) {
-            final int mid = (lo + hi) >>> 1;
-            if (keyAt(page, mid) < key) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return lowerBoundOf(page + keyOffset(0), 0, count, key);
     }
 
     /** {@link #upperBound} of the node at {@code page}. */
@@ -290,11 +280,35 @@ public final class Node {
 
     /** {@link #upperBound} of the node at {@code page} over its first {@code count} keys. */
     public static int upperBoundAt(final long page, final int count, final long key) {
-        int lo = 0;
-        int hi = count;
+        return upperBoundOf(page + keyOffset(0), 0, count, key);
+    }
+
+    /**
+     * Index of the first of the ascending {@code long}s at {@code address + 8 i}, {@code i} in {@code [from, to)},
+     * that is {@code >= key}, or {@code to}: the binary search of every off-heap sorted key array (B+-tree keys,
+     * Bε-tree pivots and messages).
+     */
+    public static int lowerBoundOf(final long address, final int from, final int to, final long key) {
+        int lo = from;
+        int hi = to;
         while (lo < hi) {
             final int mid = (lo + hi) >>> 1;
-            if (keyAt(page, mid) <= key) {
+            if (UnsafeApi.getLong(address + (long) mid * Long.BYTES) < key) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** {@link #lowerBoundOf} for the first {@code long} {@code > key}. */
+    public static int upperBoundOf(final long address, final int from, final int to, final long key) {
+        int lo = from;
+        int hi = to;
+        while (lo < hi) {
+            final int mid = (lo + hi) >>> 1;
+            if (UnsafeApi.getLong(address + (long) mid * Long.BYTES) <= key) {
                 lo = mid + 1;
             } else {
                 hi = mid;

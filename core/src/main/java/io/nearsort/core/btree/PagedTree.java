@@ -1,6 +1,7 @@
 package io.nearsort.core.btree;
 
 import io.nearsort.core.AppendableLongIndex;
+import io.nearsort.core.IndexStats;
 import io.nearsort.core.memory.PageArena;
 import io.nearsort.core.view.LongIndexMapView;
 
@@ -10,7 +11,8 @@ import java.util.Objects;
 /**
  * What the two trees of SWARE's evaluation share as owners of their memory: every node is a page of the tree's
  * own {@link PageArena}, which {@link #close()} returns whole; the {@link NavigableMap} view; the argument checks
- * of bulk append. {@link BPlusTree} and {@code io.nearsort.core.betree.BeTree} extend it.
+ * of bulk append; the node and split counters of {@link #stats()}. {@link BPlusTree} and
+ * {@code io.nearsort.core.betree.BeTree} extend it.
  */
 public abstract class PagedTree implements AppendableLongIndex {
     /** The arena every node lives in; the tree owns it. */
@@ -18,6 +20,20 @@ public abstract class PagedTree implements AppendableLongIndex {
     private final String name;
     private boolean closed;
     private NavigableMap<Long, Long> view;
+
+    // Counted by the writer for stats() (SWARE §III: splits, top-inserts and bulk loading are what it changes).
+    /** Leaves in the tree. */
+    protected long leafCount;
+    /** Internal nodes in the tree. */
+    protected long internalCount;
+    /** Leaf splits so far. */
+    protected long leafSplits;
+    /** Internal node splits so far. */
+    protected long internalSplits;
+    /** Entries written through the root (top-inserts). */
+    protected long topInserts;
+    /** Entries written by bulk append. */
+    protected long bulkLoadedEntries;
 
     /** A tree called {@code name} whose nodes are pages of the size {@code config} names. */
     protected PagedTree(final String name, final TreeBuilder<?> config) {
@@ -51,6 +67,31 @@ public abstract class PagedTree implements AppendableLongIndex {
                         + " follows " + keys[i - 1]);
             }
         }
+    }
+
+    /**
+     * The statistics both trees report first: {@code size}, {@code height}, node counts, splits, top-inserts and
+     * bulk-loaded entries. The tree adds its own counters and ends with {@link #finishStats}.
+     */
+    protected final IndexStats.Builder treeStats(final long size, final int height) {
+        return IndexStats.builder(name)
+                .counter(IndexStats.SIZE, size)
+                .counter(IndexStats.HEIGHT, height)
+                .counter(IndexStats.LEAF_COUNT, leafCount)
+                .counter(IndexStats.INTERNAL_NODE_COUNT, internalCount)
+                .counter(IndexStats.LEAF_SPLITS, leafSplits)
+                .counter(IndexStats.INTERNAL_SPLITS, internalSplits)
+                .counter(IndexStats.TOP_INSERTS, topInserts)
+                .counter(IndexStats.BULK_LOADED_ENTRIES, bulkLoadedEntries);
+    }
+
+    /** Adds the arena's bytes and the average fill of leaves of {@code leafCapacity} holding {@code leafEntries}. */
+    protected final IndexStats finishStats(final IndexStats.Builder stats, final long leafEntries,
+                                           final int leafCapacity) {
+        return stats.counter(IndexStats.BYTES_ALLOCATED, arena.bytesAllocated())
+                .counter(IndexStats.BYTES_IN_USE, arena.bytesInUse())
+                .averageLeafFill((double) leafEntries / ((double) leafCount * leafCapacity))
+                .build();
     }
 
     /** Bytes still held in pages; 0 after {@link #close()}. */

@@ -12,6 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import static io.nearsort.core.testing.TestThreads.check;
+import static io.nearsort.core.testing.TestThreads.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -101,23 +103,6 @@ class SortednessAwareIndexConcurrencyTest {
             oracles.forEach(union::putAll);
             assertEquals(union.size(), index.size());
             assertEquals(union, index.asNavigableMap());
-        }
-    }
-
-    private static void check(final boolean condition, final String message) {
-        if (!condition) {
-            throw new AssertionError(message);
-        }
-    }
-
-    private static void run(final List<Throwable> failures, final CountDownLatch start, final Runnable body) {
-        try {
-            start.await();
-            body.run();
-        } catch (final Throwable t) {
-            synchronized (failures) {
-                failures.add(t);
-            }
         }
     }
 }

@@ -17,6 +17,8 @@ import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
 
+import static io.nearsort.core.testing.TestThreads.check;
+import static io.nearsort.core.testing.TestThreads.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -27,20 +29,28 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * far it got ({@code done}). A reader's result must be the state after some prefix of the log between the
  * {@code done} it read before the read and the {@code started} it read after: every point lookup, every key of a
  * short scan (and every key of the scanned range it did not return), and every {@code size()}. With a single
- * writer, that is exactly linearizability. Run for the lock-free single-writer mode and for the default mode.
+ * writer, that is exactly linearizability. Run for the lock-free single-writer mode and for the default mode, over
+ * the B+-tree (whose point reads go on beside a flush cycle's tree writes) and over the Bε-tree (which does not
+ * claim {@code concurrentPointReads()}: reads wait for the tree's writer).
  */
 @Timeout(120)
 class SortednessAwareIndexOneWriterTest {
     private static final int OPERATIONS = 200_000;
     private static final int READERS = 3;
     private static final long MISSING = Long.MIN_VALUE;
+    private static final String BPLUS = "SA B+-tree";
+    private static final String BETREE = "SA Bε-tree";
 
     static Stream<Arguments> modes() {
         return Stream.of(
-                Arguments.of(Concurrency.SINGLE_WRITER, 1),
-                Arguments.of(Concurrency.SINGLE_WRITER, 64),
-                Arguments.of(Concurrency.SINGLE_WRITER, 2_000),
-                Arguments.of(Concurrency.MULTI_WRITER, 2_000));
+                Arguments.of(BPLUS, Concurrency.SINGLE_WRITER, 1),
+                Arguments.of(BPLUS, Concurrency.SINGLE_WRITER, 64),
+                Arguments.of(BPLUS, Concurrency.SINGLE_WRITER, 2_000),
+                Arguments.of(BPLUS, Concurrency.MULTI_WRITER, 2_000),
+                Arguments.of(BETREE, Concurrency.SINGLE_WRITER, 1),
+                Arguments.of(BETREE, Concurrency.SINGLE_WRITER, 64),
+                Arguments.of(BETREE, Concurrency.MULTI_WRITER, 64),
+                Arguments.of(BETREE, Concurrency.MULTI_WRITER, 2_000));
     }
 
     /** The writer's log: op i writes {@code values[i]} to {@code keys[i]}, or deletes it when {@code removes[i]}. */
@@ -145,13 +155,17 @@ class SortednessAwareIndexOneWriterTest {
     private volatile int started;
     private volatile int done;
 
-    @ParameterizedTest(name = "{0}, buffer {1}")
+    @ParameterizedTest(name = "{0}, {1}, buffer {2}")
     @MethodSource("modes")
-    void readersSeeAPrefixOfTheWritersLog(final Concurrency concurrency, final int bufferCapacity)
-            throws InterruptedException {
+    void readersSeeAPrefixOfTheWritersLog(final String structure, final Concurrency concurrency,
+                                          final int bufferCapacity) throws InterruptedException {
         final Log log = new Log(bufferCapacity);
-        try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(bufferCapacity).pageSize(512)
+        // 512-byte nodes: the Bε-tree's buffers (22 messages) flush at every level while readers read.
+        final SortednessAwareIndexBuilder builder = structure.equals(BPLUS) ? Indexes.saBPlusTree()
+                : Indexes.saBeTree();
+        try (SortednessAwareIndex index = builder.bufferCapacity(bufferCapacity).pageSize(512)
                 .queryDrivenSortThreshold(0.1).concurrency(concurrency).build()) {
+            assertEquals(structure, index.stats().structure());
             final List<Throwable> failures = new ArrayList<>();
             final CountDownLatch go = new CountDownLatch(1);
             final List<Thread> threads = new ArrayList<>();
@@ -240,23 +254,6 @@ class SortednessAwareIndexOneWriterTest {
                         "get(" + key + ") = " + got + " is no state of ops [" + before + ", " + after + "]");
             }
             reads++;
-        }
-    }
-
-    private static void check(final boolean condition, final String message) {
-        if (!condition) {
-            throw new AssertionError(message);
-        }
-    }
-
-    private static void run(final List<Throwable> failures, final CountDownLatch go, final Runnable body) {
-        try {
-            go.await();
-            body.run();
-        } catch (final Throwable t) {
-            synchronized (failures) {
-                failures.add(t);
-            }
         }
     }
 }
