@@ -307,7 +307,7 @@ final class DataLayer implements SearchLayerThread.DataLayerMaintenance {
                         final int n) {
         long last;
         long lastVersion;
-        while (true) {
+        for (int spins = 0; ; spins++) {
             last = tail;
             lastVersion = VersionLock.lock(last);
             if (lastVersion >= 0 && tail == last && BlockHeader.next(last) == segmented) {
@@ -316,7 +316,7 @@ final class DataLayer implements SearchLayerThread.DataLayerMaintenance {
             if (lastVersion >= 0) {
                 VersionLock.unlockUnchanged(last, lastVersion);
             }
-            Thread.onSpinWait();
+            VersionLock.backOff(spins); // a split of the last block moves the tail: its thread needs the core
         }
         final int lastCount = DataBlock.count(d, last);
         final int topUp = Math.min(n, Math.max(0, fillTarget - lastCount));
