@@ -425,8 +425,11 @@ public final class SBTree implements LongIndex {
         }
     }
 
-    /** The smallest entry with a key {@code >= key} into {@code out}, for cursors. */
-    boolean seekCeiling(final long key, final long[] out) {
+    /**
+     * The smallest entry with a key {@code >= key} into {@code out}, for cursors; a segmented block that gives it
+     * is kept merged in {@code snapshot}.
+     */
+    boolean seekCeiling(final long key, final long[] out, final CursorSnapshot snapshot) {
         final ThreadContext context = context();
         reclamation.enter(context);
         final boolean nested = context.scanDepth > 0;
@@ -436,7 +439,7 @@ public final class SBTree implements LongIndex {
             return dataLayer.scan(context, key, Long.MAX_VALUE, 1, (k, v) -> {
                 out[0] = k;
                 out[1] = v;
-            }, nested) == 1;
+            }, nested, snapshot) == 1;
         } finally {
             context.scanDepth--;
             reclamation.exit(context);
@@ -448,13 +451,46 @@ public final class SBTree implements LongIndex {
         ensureUsableOutside(context());
     }
 
-    /** The largest entry with a key {@code <= key} into {@code out}, for cursors. */
-    boolean seekFloor(final long key, final long[] out) {
+    /**
+     * The largest entry with a key {@code <= key} into {@code out}, for cursors; a segmented block that gives it
+     * is kept merged in {@code snapshot}.
+     */
+    boolean seekFloor(final long key, final long[] out, final CursorSnapshot snapshot) {
         final ThreadContext context = context();
         reclamation.enter(context);
         try {
             ensureUsable();
-            return dataLayer.floor(context, key, out, context.scanDepth > 0);
+            return dataLayer.floor(context, key, out, context.scanDepth > 0, snapshot);
+        } finally {
+            reclamation.exit(context);
+        }
+    }
+
+    /**
+     * Moves a cursor one entry ({@code direction} +1 or -1) within its snapshot of a segmented block, into
+     * {@code out}, if the block is unchanged since the snapshot was merged: then the entry is the one a fresh
+     * seek would find now. Inside an epoch, so the block cannot be freed while its slots are read: if it had left
+     * the list, the conversion sequence would have moved first.
+     *
+     * @return false when the cursor must seek instead (the step leaves the snapshot, or the block changed)
+     */
+    boolean stepInSnapshot(final CursorSnapshot snapshot, final int direction, final long[] out) {
+        final int at = snapshot.target(direction);
+        if (at < 0) {
+            return false;
+        }
+        final ThreadContext context = context();
+        reclamation.enter(context);
+        try {
+            ensureUsable();
+            if (dataLayer.conversionSequence() != snapshot.sequence || !snapshot.merge().unchangedSince(snapshot.block)) {
+                snapshot.invalidate();
+                return false;
+            }
+            snapshot.position = at;
+            out[0] = snapshot.merge().keys()[at];
+            out[1] = snapshot.merge().values()[at];
+            return true;
         } finally {
             reclamation.exit(context);
         }

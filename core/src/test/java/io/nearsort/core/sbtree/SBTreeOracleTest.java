@@ -327,6 +327,94 @@ class SBTreeOracleTest {
         }
     }
 
+    /**
+     * A cursor walking the segmented block steps through one merge of it instead of merging it again at every
+     * move (forwards and backwards), and still sees the writes made between its moves.
+     */
+    @Test
+    void cursorWalksTheSegmentedBlockIncrementally() {
+        try (SBTree tree = Indexes.sbTree().build()) {
+            final int n = 3_000; // below one segmented block (32 per-thread blocks of 201 entries): no conversion
+            for (int i = 0; i < n; i++) {
+                tree.put(10L * i, i);
+            }
+            assertTrue(tree.shortcut().takes(0), "every key is still in the segmented block");
+            final SBTreeCursor cursor = (SBTreeCursor) tree.cursor();
+            int visited = 0;
+            for (boolean more = cursor.seekFirst(); more; more = cursor.next()) {
+                assertEquals(10L * visited, cursor.key());
+                assertEquals(visited, cursor.value());
+                visited++;
+            }
+            assertEquals(n, visited);
+            assertTrue(cursor.seeks() <= 2, "seeks: " + cursor.seeks());
+            visited = 0;
+            for (boolean more = cursor.seekLast(); more; more = cursor.previous()) {
+                assertEquals(10L * (n - 1 - visited), cursor.key());
+                visited++;
+            }
+            assertEquals(n, visited);
+            assertTrue(cursor.seeks() <= 4, "seeks: " + cursor.seeks());
+            // Writes between moves are seen: the step finds the block changed and seeks.
+            assertTrue(cursor.seekCeiling(100));
+            tree.put(105, -1);
+            assertTrue(cursor.next());
+            assertEquals(105, cursor.key());
+            tree.remove(110);
+            assertTrue(cursor.next());
+            assertEquals(120, cursor.key());
+            assertTrue(cursor.previous());
+            assertEquals(105, cursor.key());
+            assertEquals(-1, cursor.value());
+        }
+    }
+
+    /** Cursor steps across conversions and delayed writes agree with a TreeMap (tiny blocks convert often). */
+    @Test
+    void cursorStepsAcrossConversionsMatchTreeMap() {
+        final TreeMap<Long, Long> oracle = new TreeMap<>();
+        final SplittableRandom random = new SplittableRandom(77);
+        try (SBTree tree = Indexes.sbTree().blockSize(512).maxPerThreadBlocks(3).build()) {
+            long next = 0;
+            for (int i = 0; i < 2_000; i++) {
+                tree.put(next, next);
+                oracle.put(next, next);
+                next += 2;
+            }
+            final LongCursor cursor = tree.cursor();
+            assertTrue(cursor.seekCeiling(next - 600));
+            for (int step = 0; step < 20_000; step++) {
+                final int dice = random.nextInt(10);
+                if (dice < 3) { // recent in-order key: the segmented block, conversions
+                    tree.put(next, step);
+                    oracle.put(next, (long) step);
+                    next += 1 + random.nextInt(3);
+                } else if (dice < 4) { // delayed or recent key, or a remove
+                    final long k = next - 1 - random.nextInt(800);
+                    if (random.nextBoolean()) {
+                        tree.put(k, step);
+                        oracle.put(k, (long) step);
+                    } else {
+                        tree.remove(k);
+                        oracle.remove(k);
+                    }
+                }
+                final long at = cursor.key();
+                final boolean forward = random.nextInt(3) != 0;
+                final Map.Entry<Long, Long> expected = forward ? oracle.higherEntry(at) : oracle.lowerEntry(at);
+                final boolean moved = forward ? cursor.next() : cursor.previous();
+                if (expected == null) {
+                    assertFalse(moved, "step " + step);
+                    assertTrue(cursor.seekCeiling(next - 600));
+                    continue;
+                }
+                assertTrue(moved, "step " + step);
+                assertEquals(expected.getKey(), cursor.key(), "step " + step);
+                assertEquals(expected.getValue(), cursor.value(), "step " + step);
+            }
+        }
+    }
+
     @Test
     void theConsumerMayReadButNotWrite() {
         try (SBTree tree = Indexes.sbTree().blockSize(512).build()) {
