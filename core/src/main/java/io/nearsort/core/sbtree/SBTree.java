@@ -483,7 +483,8 @@ public final class SBTree implements LongIndex {
         reclamation.enter(context);
         try {
             ensureUsable();
-            if (dataLayer.conversionSequence() != snapshot.sequence || !snapshot.merge().unchangedSince(snapshot.block)) {
+            if (dataLayer.conversionSequence() != snapshot.sequence
+                    || !snapshot.merge().unchangedSince(snapshot.block)) {
                 snapshot.invalidate();
                 return false;
             }

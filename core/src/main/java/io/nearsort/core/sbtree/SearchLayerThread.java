@@ -18,9 +18,10 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Requests come from any thread through a lock-free queue; the thread parks when there is nothing to do and
  * is unparked by the next request or retired batch: an idle index's thread parks without a timeout and costs no
- * CPU (only while retired blocks wait for readers to leave does it poll, every {@value #RECLAIM_PARK_MICROS} µs). It is started once {@value #START_AFTER} pieces of work (requests or
- * retired batches) are pending, so that an index that never grows past its first blocks (a small map, a test)
- * costs no thread: until then its search layer lags by at most that many blocks, which walks cover.
+ * CPU (only while retired blocks wait for readers to leave does it poll, every {@value #RECLAIM_PARK_MICROS} µs).
+ * It is started once {@value #START_AFTER} pieces of work (requests or retired batches) are pending, so that an
+ * index that never grows past its first blocks (a small map, a test) costs no thread: until then its search
+ * layer lags by at most that many blocks, which walks cover.
  * {@link #stop()} ends and joins it; {@code SBTree.close()} calls it, so no thread outlives its index. If the
  * thread fails, the failure is kept and every later operation of the index throws it ({@link #failure()}).
  */
