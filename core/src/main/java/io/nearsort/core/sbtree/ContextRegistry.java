@@ -17,7 +17,7 @@ final class ContextRegistry {
     private volatile ThreadContext[] snapshot = new ThreadContext[0];
     private int nextId = 1;
     private boolean closed;
-    /** Statistics of dropped contexts, summed field by field (guarded by lock). */
+    /** Statistics of dropped contexts, summed by {@link ThreadContext#addStatistics} (guarded by lock). */
     final ThreadContext retired = new ThreadContext(0, null);
 
     /**
@@ -84,29 +84,13 @@ final class ContextRegistry {
             for (final ThreadContext context : latest) {
                 if (context.ownerGone() && context.epoch() == 0) {
                     byId.remove(context.id);
-                    fold(context);
+                    retired.addStatistics(context);
                 } else {
                     kept[n++] = context;
                 }
             }
             snapshot = Arrays.copyOf(kept, n);
         }
-    }
-
-    private void fold(final ThreadContext c) {
-        final ThreadContext r = retired;
-        r.addDataEntries(c.dataEntries());
-        r.shortcutInserts += c.shortcutInserts;
-        r.delayedInserts += c.delayedInserts;
-        r.delayedUpdates += c.delayedUpdates;
-        r.removes += c.removes;
-        r.walkSteps += c.walkSteps;
-        r.searchLayerRestarts += c.searchLayerRestarts;
-        r.blockSplits += c.blockSplits;
-        r.conversions += c.conversions;
-        r.convertedEntries += c.convertedEntries;
-        r.blocksCreated += c.blocksCreated;
-        r.conversionWaits += c.conversionWaits;
     }
 
     /** Runs {@code action} on the retired statistics under the lock (they change when contexts are dropped). */

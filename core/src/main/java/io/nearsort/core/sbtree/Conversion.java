@@ -91,22 +91,24 @@ final class Conversion {
             fence = maxKey + 1;
             beyondMax = false;
         }
-        final long next = arena.allocate();
-        SegmentedBlock.format(next, fence, beyondMax, shortcut.sequence + 1, maxSlots);
-        final long version = VersionLock.lock(segmented);
-        BlockHeader.link(segmented, next);
-        VersionLock.unlock(segmented, version);
-        installShortcut.accept(new Shortcut(next, fence, beyondMax, shortcut.sequence + 1));
-        // 3. In order.
-        for (int spins = 0; convertedUpTo != shortcut.sequence - 1; spins++) {
-            final Throwable failed = failure;
-            if (failed != null) {
-                throw new IllegalStateException("an earlier conversion failed; the SBTree is unusable", failed);
-            }
-            context.conversionWaits++;
-            VersionLock.backOff(spins);
-        }
         try {
+            // Inside the try: if the next block cannot be allocated (the arena is out of memory), the sealed block
+            // gets no successor, so the failure must reach the writers waiting for one (SBTree.ensureUsable).
+            final long next = arena.allocate();
+            SegmentedBlock.format(next, fence, beyondMax, shortcut.sequence + 1, maxSlots);
+            final long version = VersionLock.lock(segmented);
+            BlockHeader.link(segmented, next);
+            VersionLock.unlock(segmented, version);
+            installShortcut.accept(new Shortcut(next, fence, beyondMax, shortcut.sequence + 1));
+            // 3. In order.
+            for (int spins = 0; convertedUpTo != shortcut.sequence - 1; spins++) {
+                final Throwable failed = failure;
+                if (failed != null) {
+                    throw new IllegalStateException("an earlier conversion failed; the SBTree is unusable", failed);
+                }
+                context.conversionWaits++;
+                VersionLock.backOff(spins);
+            }
             // 4. Merge, sort, append.
             final int entries = merge.mergeSealed(blocks, counts, n);
             final int created = dataLayer.appendConverted(context, segmented, merge.keys(), merge.values(), entries);
@@ -120,7 +122,9 @@ final class Conversion {
             context.convertedEntries += entries;
             context.blocksCreated += created;
         } catch (RuntimeException | Error e) {
-            failure = e;
+            if (failure == null) {
+                failure = e;
+            }
             throw e;
         }
         convertedUpTo = shortcut.sequence;

@@ -6,7 +6,7 @@ package io.nearsort.core.sbtree;
  * scan reads values in long contiguous stretches.
  *
  * <pre>
- *   0                                   40                        40 + 8·t                 40 + 8·t + 8·c
+ *   0                                   48                        48 + 8·t                 48 + 8·t + 8·c
  *   +-----------------------------------+-------------------------+------------------------+------------------+
  *   | BlockHeader (count = entries)     | table[t] (long):        | keys[c] (long),        | values[c] (long) |
  *   |                                   | smallest key of bucket j| ascending              |                  |

@@ -307,7 +307,7 @@ final class DataLayer implements SearchLayerThread.DataLayerMaintenance {
                         final int n) {
         long last;
         long lastVersion;
-        while (true) {
+        for (int spins = 0; ; spins++) {
             last = tail;
             lastVersion = VersionLock.lock(last);
             if (lastVersion >= 0 && tail == last && BlockHeader.next(last) == segmented) {
@@ -316,7 +316,7 @@ final class DataLayer implements SearchLayerThread.DataLayerMaintenance {
             if (lastVersion >= 0) {
                 VersionLock.unlockUnchanged(last, lastVersion);
             }
-            Thread.onSpinWait();
+            VersionLock.backOff(spins); // a split of the last block moves the tail: its thread needs the core
         }
         final int lastCount = DataBlock.count(d, last);
         final int topUp = Math.min(n, Math.max(0, fillTarget - lastCount));
@@ -368,19 +368,37 @@ final class DataLayer implements SearchLayerThread.DataLayerMaintenance {
      */
     long scan(final ThreadContext context, final long lo, final long hi, final long limit,
               final LongLongConsumer consumer, final boolean nested) {
+        return scan(context, lo, hi, limit, consumer, nested, null);
+    }
+
+    /**
+     * {@link #scan}, keeping the merge of the first segmented block it reads in {@code snapshot} (a cursor's,
+     * {@link CursorSnapshot}) when that block gives the first entry visited.
+     */
+    long scan(final ThreadContext context, final long lo, final long hi, final long limit,
+              final LongLongConsumer consumer, final boolean nested, final CursorSnapshot snapshot) {
         final long[] keys = nested ? new long[d.capacity] : blockKeys(context);
         final long[] values = nested ? new long[d.capacity] : context.blockValues;
-        final SegmentedBlockMerge merge = nested ? new SegmentedBlockMerge(ptb) : merge(context);
+        final SegmentedBlockMerge merge = snapshot != null ? null
+                : nested ? new SegmentedBlockMerge(ptb) : merge(context);
+        final long sequence = conversionSequence;
+        if (snapshot != null) {
+            snapshot.invalidate();
+        }
         long from = lo;
         long visited = 0;
         long block = locate(context, lo);
         while (true) {
             final long next;
             if (BlockHeader.isSegmented(block)) {
-                final int n = merge.mergeSegmentedBlock(block, from, hi);
+                final SegmentedBlockMerge m = snapshot != null ? snapshot.merge() : merge;
+                final int n = m.mergeSegmentedBlock(block, from, hi);
+                if (snapshot != null && visited == 0 && n > 0) {
+                    snapshot.record(block, sequence, n, 0);
+                }
                 next = BlockHeader.next(block);
-                final long[] mk = merge.keys();
-                final long[] mv = merge.values();
+                final long[] mk = m.keys();
+                final long[] mv = m.values();
                 for (int i = 0; i < n; i++) {
                     consumer.accept(mk[i], mv[i]);
                     if (++visited == limit) {
@@ -434,19 +452,30 @@ final class DataLayer implements SearchLayerThread.DataLayerMaintenance {
     /**
      * The largest entry with a key {@code <= key}, into {@code out} ({key, value}); false when there is none.
      * Walks back one block range at a time (the list is singly linked): from a block with nothing at or below
-     * the key, it looks again below the block's fence.
+     * the key, it looks again below the block's fence. A segmented block's merge is kept in {@code snapshot}
+     * when one is given (a cursor's, {@link CursorSnapshot}).
      */
-    boolean floor(final ThreadContext context, final long key, final long[] out, final boolean nested) {
-        final SegmentedBlockMerge merge = nested ? new SegmentedBlockMerge(ptb) : merge(context);
+    boolean floor(final ThreadContext context, final long key, final long[] out, final boolean nested,
+                  final CursorSnapshot snapshot) {
+        final SegmentedBlockMerge merge = snapshot != null ? null
+                : nested ? new SegmentedBlockMerge(ptb) : merge(context);
+        final long sequence = conversionSequence;
+        if (snapshot != null) {
+            snapshot.invalidate();
+        }
         long target = key;
         while (true) {
             final long block = locate(context, target);
             final long fence = BlockHeader.lowFence(block);
             if (BlockHeader.isSegmented(block)) {
-                final int n = merge.mergeSegmentedBlock(block, fence, target);
+                final SegmentedBlockMerge m = snapshot != null ? snapshot.merge() : merge;
+                final int n = m.mergeSegmentedBlock(block, fence, target);
                 if (n > 0) {
-                    out[0] = merge.keys()[n - 1];
-                    out[1] = merge.values()[n - 1];
+                    if (snapshot != null) {
+                        snapshot.record(block, sequence, n, n - 1);
+                    }
+                    out[0] = m.keys()[n - 1];
+                    out[1] = m.values()[n - 1];
                     return true;
                 }
             } else {

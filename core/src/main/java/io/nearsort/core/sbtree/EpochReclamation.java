@@ -96,6 +96,11 @@ final class EpochReclamation {
         return !limbo.isEmpty();
     }
 
+    /** Whether batches were retired that the reclaimer has not taken yet. */
+    boolean hasRetired() {
+        return !retired.isEmpty();
+    }
+
     /** Blocks retired and waiting for their epoch (batches not yet drained by the reclaimer excluded). */
     long blocksInLimbo() {
         return blocksInLimbo;

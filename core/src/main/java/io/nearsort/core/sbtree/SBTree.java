@@ -68,13 +68,16 @@ import java.util.concurrent.atomic.AtomicLong;
  *   memory reused, so deleting old data (retention) gives memory back.</li>
  *   <li><b>Memory</b>: every block is off-heap, in the index's {@link PageArena}; nothing is on the heap per
  *   entry. Blocks that leave the index are freed once no reader can hold them ({@link EpochReclamation}).
- *   {@link SBTreeBuilder#maxBytes} bounds the memory softly: writes that need a new block are then refused with
- *   {@link IllegalStateException}, reads and removes go on.</li>
+ *   {@link SBTreeBuilder#maxBytes} bounds the memory softly: puts that need a new block are then refused with
+ *   {@link IllegalStateException}, reads and removes go on (a remove's tombstone may take one per-thread block
+ *   past the bound).</li>
  *   <li><b>Threads and closing</b>: the search-layer thread starts with the index's first background work (a
  *   few conversions in), so a small index costs no thread. {@link #close()} refuses new operations, waits for
  *   operations under way (and for every writer between its reservation and its publication), stops and joins
  *   the search-layer thread and frees every byte; any later call throws {@link IllegalStateException}. Calling
- *   it from inside a scan's consumer throws.</li>
+ *   it from inside a scan's consumer throws. <b>{@code close()} is required</b>: the index registers no
+ *   {@link java.lang.ref.Cleaner}, so an index dropped without it keeps its off-heap memory and its (daemon,
+ *   idle-parked) search-layer thread until the JVM exits.</li>
  * </ul>
  * Every {@code long} is a valid key and value; {@link Long#MAX_VALUE} in the segmented block makes the next one
  * take no key (every later key is delayed data), without any sentinel.
@@ -84,8 +87,10 @@ public final class SBTree implements LongIndex {
     public static final String CONVERSIONS = "conversions";
     /** Entries the conversions appended to the data layer. */
     public static final String CONVERTED_ENTRIES = "convertedEntries";
-    /** Writes that went through the shortcut into a per-thread data block (§III-B). */
+    /** Puts that went through the shortcut into a per-thread data block (§III-B); removes are not counted. */
     public static final String SHORTCUT_INSERTS = "shortcutInserts";
+    /** Removes that went through the shortcut as a tombstone entry in a per-thread data block. */
+    public static final String SHORTCUT_REMOVES = "shortcutRemoves";
     /** New keys inserted into data blocks as delayed data (§IV-D). */
     public static final String DELAYED_INSERTS = "delayedInserts";
     /** Overwrites of keys already in data blocks (delayed path). */
@@ -215,13 +220,13 @@ public final class SBTree implements LongIndex {
      */
     private boolean appendToSegmentedBlock(final ThreadContext context, final Shortcut s, final long key,
                                            final long value, final boolean tombstone) {
-        if (context.shortcut != s && !acquirePerThreadBlock(context, s)) {
+        if (context.shortcut != s && !acquirePerThreadBlock(context, s, tombstone)) {
             return false;
         }
         long word = context.wordPlain();
         if (ThreadContext.count(word) == ptb.capacity && !ThreadContext.isBlocked(word)) {
             // Full: a fresh per-thread block in the same segmented block (§IV-A).
-            if (!acquirePerThreadBlock(context, s)) {
+            if (!acquirePerThreadBlock(context, s, tombstone)) {
                 return false;
             }
             word = context.wordPlain();
@@ -245,7 +250,11 @@ public final class SBTree implements LongIndex {
         if (newMax) {
             context.blockMax = key;
         }
-        context.shortcutInserts++;
+        if (tombstone) {
+            context.shortcutRemoves++;
+        } else {
+            context.shortcutInserts++;
+        }
         return true;
     }
 
@@ -261,9 +270,13 @@ public final class SBTree implements LongIndex {
      * Takes a slot of segmented block {@code s} and installs a fresh per-thread data block in it, or, for the
      * thread that takes the slot past the maximum, converts the segmented block (§IV-A, §IV-B).
      *
+     * <p>The memory bound ({@link SBTreeBuilder#maxBytes}) refuses the block to a put, never to a remove: a
+     * tombstone needs a per-thread block like a put does, and refusing it would refuse the very writes that give
+     * memory back. A remove may so take one block past the bound.
+     *
      * @return whether the thread now has a block in {@code s}
      */
-    private boolean acquirePerThreadBlock(final ThreadContext context, final Shortcut s) {
+    private boolean acquirePerThreadBlock(final ThreadContext context, final Shortcut s, final boolean tombstone) {
         reclamation.enter(context);
         try {
             ensureUsable();
@@ -284,7 +297,9 @@ public final class SBTree implements LongIndex {
                 conversion.convert(context, s);
                 return false;
             }
-            checkMemory();
+            if (!tombstone) {
+                checkMemory();
+            }
             final long block = arena.allocate();
             final int generation = (context.generation + 1) & ThreadContext.GENERATION_MASK;
             PerThreadBlock.format(block, context.id, generation, slot);
@@ -410,8 +425,11 @@ public final class SBTree implements LongIndex {
         }
     }
 
-    /** The smallest entry with a key {@code >= key} into {@code out}, for cursors. */
-    boolean seekCeiling(final long key, final long[] out) {
+    /**
+     * The smallest entry with a key {@code >= key} into {@code out}, for cursors; a segmented block that gives it
+     * is kept merged in {@code snapshot}.
+     */
+    boolean seekCeiling(final long key, final long[] out, final CursorSnapshot snapshot) {
         final ThreadContext context = context();
         reclamation.enter(context);
         final boolean nested = context.scanDepth > 0;
@@ -421,7 +439,7 @@ public final class SBTree implements LongIndex {
             return dataLayer.scan(context, key, Long.MAX_VALUE, 1, (k, v) -> {
                 out[0] = k;
                 out[1] = v;
-            }, nested) == 1;
+            }, nested, snapshot) == 1;
         } finally {
             context.scanDepth--;
             reclamation.exit(context);
@@ -433,13 +451,47 @@ public final class SBTree implements LongIndex {
         ensureUsableOutside(context());
     }
 
-    /** The largest entry with a key {@code <= key} into {@code out}, for cursors. */
-    boolean seekFloor(final long key, final long[] out) {
+    /**
+     * The largest entry with a key {@code <= key} into {@code out}, for cursors; a segmented block that gives it
+     * is kept merged in {@code snapshot}.
+     */
+    boolean seekFloor(final long key, final long[] out, final CursorSnapshot snapshot) {
         final ThreadContext context = context();
         reclamation.enter(context);
         try {
             ensureUsable();
-            return dataLayer.floor(context, key, out, context.scanDepth > 0);
+            return dataLayer.floor(context, key, out, context.scanDepth > 0, snapshot);
+        } finally {
+            reclamation.exit(context);
+        }
+    }
+
+    /**
+     * Moves a cursor one entry ({@code direction} +1 or -1) within its snapshot of a segmented block, into
+     * {@code out}, if the block is unchanged since the snapshot was merged: then the entry is the one a fresh
+     * seek would find now. Inside an epoch, so the block cannot be freed while its slots are read: if it had left
+     * the list, the conversion sequence would have moved first.
+     *
+     * @return false when the cursor must seek instead (the step leaves the snapshot, or the block changed)
+     */
+    boolean stepInSnapshot(final CursorSnapshot snapshot, final int direction, final long[] out) {
+        final int at = snapshot.target(direction);
+        if (at < 0) {
+            return false;
+        }
+        final ThreadContext context = context();
+        reclamation.enter(context);
+        try {
+            ensureUsable();
+            if (dataLayer.conversionSequence() != snapshot.sequence
+                    || !snapshot.merge().unchangedSince(snapshot.block)) {
+                snapshot.invalidate();
+                return false;
+            }
+            snapshot.position = at;
+            out[0] = snapshot.merge().keys()[at];
+            out[1] = snapshot.merge().values()[at];
+            return true;
         } finally {
             reclamation.exit(context);
         }
@@ -521,9 +573,9 @@ public final class SBTree implements LongIndex {
         ensureUsableOutside(context);
         final ThreadContext sum = new ThreadContext(0, null);
         registry.withRetired(retired -> {
-            add(sum, retired);
+            sum.addStatistics(retired);
             for (final ThreadContext c : registry.snapshot()) {
-                add(sum, c);
+                sum.addStatistics(c);
             }
         });
         final long dataBlockCount = 1 + sum.blocksCreated - searchLayerThread.blocksUnlinked();
@@ -540,6 +592,7 @@ public final class SBTree implements LongIndex {
                 .counter(CONVERSIONS, sum.conversions)
                 .counter(CONVERTED_ENTRIES, sum.convertedEntries)
                 .counter(SHORTCUT_INSERTS, sum.shortcutInserts)
+                .counter(SHORTCUT_REMOVES, sum.shortcutRemoves)
                 .counter(DELAYED_INSERTS, sum.delayedInserts)
                 .counter(DELAYED_UPDATES, sum.delayedUpdates)
                 .counter(DATA_BLOCK_REMOVES, sum.removes)
@@ -557,21 +610,6 @@ public final class SBTree implements LongIndex {
                 .averageLeafFill(Math.max(0.0, Math.min(1.0, (double) dataEntries
                         / ((double) dataBlockCount * dataBlocks.capacity))))
                 .build();
-    }
-
-    private static void add(final ThreadContext sum, final ThreadContext c) {
-        sum.dataEntries += c.dataEntries();
-        sum.shortcutInserts += c.shortcutInserts;
-        sum.delayedInserts += c.delayedInserts;
-        sum.delayedUpdates += c.delayedUpdates;
-        sum.removes += c.removes;
-        sum.walkSteps += c.walkSteps;
-        sum.searchLayerRestarts += c.searchLayerRestarts;
-        sum.blockSplits += c.blockSplits;
-        sum.conversions += c.conversions;
-        sum.convertedEntries += c.convertedEntries;
-        sum.blocksCreated += c.blocksCreated;
-        sum.conversionWaits += c.conversionWaits;
     }
 
     /** Off-heap bytes in blocks in use (data, segmented, per-thread, search and retired blocks); 0 after close. */
@@ -592,6 +630,11 @@ public final class SBTree implements LongIndex {
     /** Entries a per-thread data block holds. */
     public int perThreadBlockCapacity() {
         return ptb.capacity;
+    }
+
+    /** The block allocator, for tests that make an allocation fail. */
+    PageArena arena() {
+        return arena;
     }
 
     /** The search-layer thread, for tests that check it ends with the index. */
@@ -674,6 +717,10 @@ public final class SBTree implements LongIndex {
             closed = true;
             all = registry.close();
         }
+        // The search-layer thread first: it frees retired blocks and drops the contexts of ended threads, and
+        // below we read per-thread blocks outside any epoch; once it is joined, no block is freed until the
+        // arena closes.
+        searchLayerThread.stop();
         // Writers: no reservation after this, and every reservation made is published before memory goes.
         for (final ThreadContext c : all) {
             while (true) {
@@ -683,7 +730,9 @@ public final class SBTree implements LongIndex {
                 }
                 if (c.casWord(word, word | ThreadContext.CLOSED)) {
                     final int reserved = ThreadContext.count(word);
-                    if ((word & ThreadContext.SEALED) == 0 && reserved > 0) {
+                    // An ended thread published every entry it reserved (it writes and publishes in one call), and
+                    // a conversion that found its context dropped did not seal its word: its block may be freed.
+                    if ((word & ThreadContext.SEALED) == 0 && reserved > 0 && !c.ownerGone()) {
                         for (int spins = 0; PerThreadBlock.published(ptb, c.perThreadBlock) < reserved; spins++) {
                             VersionLock.backOff(spins);
                         }
@@ -698,7 +747,6 @@ public final class SBTree implements LongIndex {
                 VersionLock.backOff(spins);
             }
         }
-        searchLayerThread.stop();
         arena.close();
     }
 

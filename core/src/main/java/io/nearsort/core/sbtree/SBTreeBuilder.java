@@ -141,21 +141,20 @@ public final class SBTreeBuilder {
      * A soft bound on the index's off-heap bytes in use, at least 64 blocks' worth (default: none). A write that
      * needs a new block (a per-thread data block, or a split) while {@link SBTree#bytesInUse()} is at or above the
      * bound is refused with {@link IllegalStateException} and changes nothing; reads, removes and writes into
-     * blocks already there go on, and removes give memory back. A conversion under way is never refused, so the
+     * blocks already there go on, and removes give memory back (a remove is never refused: its tombstone may
+     * take one per-thread block past the bound). A conversion under way is never refused, so the
      * bound may be exceeded by one conversion's blocks.
      */
     public SBTreeBuilder maxBytes(final long bytes) {
-        final long min = 64L * blockSize;
-        if (bytes < min) {
-            throw new IllegalArgumentException("maxBytes must be at least 64 blocks (" + min + " bytes for blockSize "
-                    + blockSize + ") (got: " + bytes + ")");
-        }
+        checkMaxBytes(bytes, blockSize);
         this.maxBytes = bytes;
         return this;
     }
 
     /**
-     * A new, empty SB-Tree that owns its off-heap memory and has started its search-layer thread.
+     * A new, empty SB-Tree that owns its off-heap memory. Its search-layer thread starts lazily, with the index's
+     * first background work (see {@link SBTree}); {@link SBTree#close()} must be called to free the memory and
+     * end that thread.
      *
      * @throws IllegalStateException when the JVM lacks {@value UnsafeAccess#REQUIRED_FLAG}
      * @throws IllegalArgumentException when {@code maxPerThreadBlocks} exceeds what a block of
@@ -164,10 +163,7 @@ public final class SBTreeBuilder {
     public SBTree build() {
         UnsafeAccess.requireAvailable();
         final int slots = SegmentedBlockDescriptor.maxSlots(blockSize);
-        if (maxBytes < 64L * blockSize) {
-            throw new IllegalArgumentException("maxBytes must be at least 64 blocks (" + 64L * blockSize
-                    + " bytes for blockSize " + blockSize + ") (got: " + maxBytes + ")");
-        }
+        checkMaxBytes(maxBytes, blockSize); // again: blockSize may have grown since maxBytes was set
         final int fits = PerThreadBlockDescriptor.capacity(blockSize);
         if (perThreadBlockCapacity > fits) {
             throw new IllegalArgumentException("perThreadBlockCapacity must be in [1, " + fits + "] for blockSize "
@@ -178,6 +174,15 @@ public final class SBTreeBuilder {
                     + blockSize + " (got: " + maxPerThreadBlocks + ")");
         }
         return new SBTree(this);
+    }
+
+    /** The smallest bound {@link #maxBytes} accepts is 64 blocks. */
+    private static void checkMaxBytes(final long bytes, final int blockSize) {
+        final long min = 64L * blockSize;
+        if (bytes < min) {
+            throw new IllegalArgumentException("maxBytes must be at least 64 blocks (" + min + " bytes for blockSize "
+                    + blockSize + ") (got: " + bytes + ")");
+        }
     }
 
     int blockSize() {

@@ -17,16 +17,18 @@ import java.util.concurrent.locks.LockSupport;
  * contexts of threads that ended.
  *
  * <p>Requests come from any thread through a lock-free queue; the thread parks when there is nothing to do and
- * is unparked by the next request. It is started once {@value #START_AFTER} pieces of work (requests or
- * retired batches) are pending, so that an index that never grows past its first blocks (a small map, a test)
- * costs no thread: until then its search layer lags by at most that many blocks, which walks cover.
+ * is unparked by the next request or retired batch: an idle index's thread parks without a timeout and costs no
+ * CPU (only while retired blocks wait for readers to leave does it poll, every {@value #RECLAIM_PARK_MICROS} µs).
+ * It is started once {@value #START_AFTER} pieces of work (requests or retired batches) are pending, so that an
+ * index that never grows past its first blocks (a small map, a test) costs no thread: until then its search
+ * layer lags by at most that many blocks, which walks cover.
  * {@link #stop()} ends and joins it; {@code SBTree.close()} calls it, so no thread outlives its index. If the
  * thread fails, the failure is kept and every later operation of the index throws it ({@link #failure()}).
  */
 final class SearchLayerThread implements Runnable {
     static final String NAME_PREFIX = "nearsort-sbtree-search-layer-";
-    private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-    private static final long RECLAIM_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+    private static final long RECLAIM_PARK_MICROS = 200;
+    private static final long RECLAIM_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(RECLAIM_PARK_MICROS);
     private static final long DROP_ENDED_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     /** Pending requests and retired batches that start the thread. */
@@ -76,10 +78,17 @@ final class SearchLayerThread implements Runnable {
         this.maintenance = dataLayer;
     }
 
-    /** Counts a piece of work (a request, a retired batch) and starts the thread once enough are pending. */
+    /**
+     * Counts a piece of work (a request, a retired batch) and starts the thread once enough are pending; wakes it
+     * when it runs (an idle thread parks without a timeout).
+     */
     void noteWork() {
-        if (!started && pendingBeforeStart.incrementAndGet() >= START_AFTER) {
-            start();
+        if (!started) {
+            if (pendingBeforeStart.incrementAndGet() >= START_AFTER) {
+                start();
+            }
+        } else {
+            wake();
         }
     }
 
@@ -154,9 +163,15 @@ final class SearchLayerThread implements Runnable {
                     lastDrop = now;
                 }
                 if (!worked) {
+                    // parked is set before the queues are checked, and submitters enqueue before they read it:
+                    // either we see their work or they see parked and unpark us.
                     parked = true;
-                    if (requests.isEmpty() && !stopping) {
-                        LockSupport.parkNanos(this, waiting ? RECLAIM_PARK_NANOS : IDLE_PARK_NANOS);
+                    if (requests.isEmpty() && !reclamation.hasRetired() && !stopping) {
+                        if (waiting) {
+                            LockSupport.parkNanos(this, RECLAIM_PARK_NANOS); // readers leave without telling us
+                        } else {
+                            LockSupport.park(this); // idle: no wake-ups until the next request or retirement
+                        }
                     }
                     parked = false;
                 }

@@ -5,7 +5,7 @@ package io.nearsort.core.sbtree;
  * the addresses of its per-thread data blocks.
  *
  * <pre>
- *   0                                          40                         48                      64
+ *   0                                          48                         56                      64
  *   +------------------------------------------+--------------------------+-----------------------+----------------+
  *   | BlockHeader: count = slots handed out    | sequence (long):         | unused                | slots[m] (long)|
  *   | (atomic counter), specific int = m       | conversion order         |                       |                |

@@ -68,6 +68,28 @@ final class SegmentedBlockMerge {
     }
 
     /**
+     * Whether segmented block {@code block} holds exactly the entries it held at this instance's last
+     * {@link #mergeSegmentedBlock} of it: the same per-thread blocks with entries, each with the same published
+     * count (per-thread blocks are append-only, so equal counts mean equal content). Reads the slots only.
+     */
+    boolean unchangedSince(final long block) {
+        int source = 0;
+        final int slots = SegmentedBlock.slotsHandedOut(block);
+        for (int slot = 0; slot < slots; slot++) {
+            final long ptb = SegmentedBlock.perThreadBlock(block, slot);
+            final int count = ptb == 0 ? 0 : PerThreadBlock.published(d, ptb);
+            if (count == 0) {
+                continue; // addSource skips these too
+            }
+            if (source == sourceCount || sources[source] != ptb || sourceCounts[source] != count) {
+                return false;
+            }
+            source++;
+        }
+        return source == sourceCount;
+    }
+
+    /**
      * Merges exactly the first {@code counts[i]} entries of each of the sealed per-thread blocks
      * {@code blocks[0, n)}, given in slot order: the conversion's input.
      */

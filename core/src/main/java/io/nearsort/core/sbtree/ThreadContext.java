@@ -140,4 +140,24 @@ final class ThreadContext extends ThreadContextHotFields {
     long dataEntries() {
         return (long) DATA_ENTRIES.getAcquire(this);
     }
+
+    /**
+     * Adds {@code other}'s statistics to this context's: {@code stats()} sums the live contexts this way, and the
+     * registry folds the contexts of ended threads into its retired total.
+     */
+    void addStatistics(final ThreadContext other) {
+        addDataEntries(other.dataEntries());
+        shortcutInserts += other.shortcutInserts;
+        shortcutRemoves += other.shortcutRemoves;
+        delayedInserts += other.delayedInserts;
+        delayedUpdates += other.delayedUpdates;
+        removes += other.removes;
+        walkSteps += other.walkSteps;
+        searchLayerRestarts += other.searchLayerRestarts;
+        blockSplits += other.blockSplits;
+        conversions += other.conversions;
+        convertedEntries += other.convertedEntries;
+        blocksCreated += other.blocksCreated;
+        conversionWaits += other.conversionWaits;
+    }
 }

@@ -26,6 +26,7 @@ abstract class ThreadContextHotFields extends ThreadContextPadding {
 
     // Statistics, written by the owner only (plain stores), summed by stats().
     long shortcutInserts;
+    long shortcutRemoves;
     long delayedInserts;
     long delayedUpdates;
     long removes;

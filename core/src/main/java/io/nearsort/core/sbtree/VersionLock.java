@@ -2,6 +2,8 @@ package io.nearsort.core.sbtree;
 
 import org.agrona.UnsafeApi;
 
+import java.util.concurrent.locks.LockSupport;
+
 /**
  * The version-based lock of a block in the data layer (SB-Tree §III-F, after HydraList [32] and the optimistic
  * lock coupling of [31]): one {@code long} at the start of the block, {@link BlockHeader#VERSION_OFFSET}.
@@ -24,6 +26,10 @@ final class VersionLock {
     static final long INCREMENT = 4L;
 
     private static final int SPINS_BEFORE_YIELD = 64;
+    private static final int SPINS_BEFORE_PARK = SPINS_BEFORE_YIELD + 64;
+    private static final long MIN_PARK_NANOS = 1_000;
+    private static final long MAX_PARK_NANOS = 1_000_000;
+    private static final int MAX_PARK_DOUBLINGS = 10;
 
     private VersionLock() {
     }
@@ -97,12 +103,19 @@ final class VersionLock {
         UnsafeApi.putLongRelease(null, block + BlockHeader.VERSION_OFFSET, (version + INCREMENT) | OBSOLETE);
     }
 
-    /** Busy-waits briefly, then yields: a lock is held for a few hundred nanoseconds at most. */
+    /**
+     * Busy-waits briefly, then yields, then parks for growing times (up to {@value #MAX_PARK_NANOS} ns): a lock is
+     * held for a few hundred nanoseconds at most, but the thread that holds it (or that must publish, or convert)
+     * may be descheduled, and on a machine with few cores spinning and yielding would take the core it needs.
+     */
     static void backOff(final int spins) {
         if (spins < SPINS_BEFORE_YIELD) {
             Thread.onSpinWait();
-        } else {
+        } else if (spins < SPINS_BEFORE_PARK) {
             Thread.yield();
+        } else {
+            final int doublings = Math.min(MAX_PARK_DOUBLINGS, (spins - SPINS_BEFORE_PARK) >> 4);
+            LockSupport.parkNanos(Math.min(MAX_PARK_NANOS, MIN_PARK_NANOS << doublings));
         }
     }
 }

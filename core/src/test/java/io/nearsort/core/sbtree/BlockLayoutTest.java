@@ -28,8 +28,10 @@ class BlockLayoutTest {
             for (int bucket = 2; bucket <= 64; bucket *= 2) {
                 final DataBlockDescriptor d = new DataBlockDescriptor(size, bucket);
                 assertTrue(d.valuesOffset + 8L * d.capacity <= size, "data block of " + size);
-                assertTrue(DataBlockDescriptor.TABLE_OFFSET + 8L * (d.tableSize + 1) + 16L * (d.capacity + 1) > size
-                        || d.capacity + 1 > DataBlockDescriptor.capacity(size, bucket), "the largest capacity");
+                // The largest: one more entry, with the table it needs, would not fit.
+                final int more = d.capacity + 1;
+                assertTrue(DataBlockDescriptor.TABLE_OFFSET + 8L * DataBlockDescriptor.buckets(more, bucket)
+                        + 16L * more > size, "the largest capacity, data block of " + size + ", bucket " + bucket);
             }
             final PerThreadBlockDescriptor p = new PerThreadBlockDescriptor(size);
             assertTrue(p.stampsOffset + 4L * p.capacity <= size);

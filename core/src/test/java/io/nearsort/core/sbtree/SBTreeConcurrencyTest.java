@@ -36,6 +36,12 @@ import static org.junit.jupiter.api.Assertions.fail;
 class SBTreeConcurrencyTest {
     private static final int THREADS = 4;
 
+    /**
+     * Added to every seed of the threads' random choices and of the time-series stream: 0 in the default run,
+     * other values when {@code SBTreeSlowTest} repeats the tests.
+     */
+    long seedOffset;
+
     /** Each thread owns the keys congruent to its number: the union of the per-thread oracles is the index. */
     @ParameterizedTest(name = "per-thread key spaces, max per-thread blocks {0}")
     @ValueSource(ints = {1, 3, 16})
@@ -51,7 +57,7 @@ class SBTreeConcurrencyTest {
                 final TreeMap<Long, Long> oracle = new TreeMap<>();
                 oracles.add(oracle);
                 threads.add(thread(failure, () -> {
-                    final SplittableRandom random = new SplittableRandom(me);
+                    final SplittableRandom random = new SplittableRandom(seedOffset + me);
                     final List<Long> mine = new ArrayList<>();
                     for (int op = 0; op < 40_000; op++) {
                         final int dice = random.nextInt(100);
@@ -78,7 +84,7 @@ class SBTreeConcurrencyTest {
                 }));
             }
             final Thread reader = thread(failure, () -> {
-                final SplittableRandom random = new SplittableRandom(99);
+                final SplittableRandom random = new SplittableRandom(seedOffset + 99);
                 while (writing.get()) {
                     final long lo = random.nextLong(Math.max(1, clock.get() * THREADS));
                     final long[] last = {Long.MIN_VALUE};
@@ -128,7 +134,7 @@ class SBTreeConcurrencyTest {
             for (int t = 0; t < THREADS; t++) {
                 final int me = t;
                 threads.add(thread(failure, () -> {
-                    final SplittableRandom random = new SplittableRandom(me * 31L);
+                    final SplittableRandom random = new SplittableRandom(seedOffset + me * 31L);
                     for (int p = 0; p < phases; p++) {
                         start.await(60, java.util.concurrent.TimeUnit.SECONDS);
                         final long base = (p / 4) * 1_000_000L;
@@ -217,7 +223,7 @@ class SBTreeConcurrencyTest {
             for (int r = 0; r < 2; r++) {
                 final int seed = r;
                 readers.add(thread(failure, () -> {
-                    final SplittableRandom random = new SplittableRandom(seed);
+                    final SplittableRandom random = new SplittableRandom(seedOffset + seed);
                     while (written.get() < n - 1) {
                         final long gone = removedBelow.get();
                         final long last = written.get();
@@ -263,7 +269,7 @@ class SBTreeConcurrencyTest {
             for (int w = 0; w < 2; w++) {
                 final int seed = w;
                 writers.add(thread(failure, () -> {
-                    final SplittableRandom random = new SplittableRandom(seed + 7);
+                    final SplittableRandom random = new SplittableRandom(seedOffset + seed + 7);
                     for (int op = 0; op < 100_000; op++) {
                         final long key = 2L * random.nextInt(stable + 5_000) + 1;
                         if (random.nextBoolean()) {
@@ -278,7 +284,7 @@ class SBTreeConcurrencyTest {
             for (int s = 0; s < 2; s++) {
                 final int seed = s;
                 scanners.add(thread(failure, () -> {
-                    final SplittableRandom random = new SplittableRandom(seed + 70);
+                    final SplittableRandom random = new SplittableRandom(seedOffset + seed + 70);
                     while (writing.get()) {
                         final long lo = random.nextInt(2 * stable);
                         final long hi = lo + random.nextInt(3_000);
@@ -316,7 +322,8 @@ class SBTreeConcurrencyTest {
     void timeSeriesIngestedByManyThreads(final int delayedPercent) throws Exception {
         final int n = 300_000;
         final long[] stream = new long[n];
-        final TimeSeriesStream generator = new TimeSeriesStream(delayedPercent, delayedPercent / 100.0, 1);
+        final TimeSeriesStream generator = new TimeSeriesStream(seedOffset + delayedPercent, delayedPercent / 100.0,
+                1);
         final Map<Long, Integer> lastIndex = new HashMap<>();
         for (int i = 0; i < n; i++) {
             stream[i] = generator.next();
@@ -374,6 +381,7 @@ class SBTreeConcurrencyTest {
             }
             final Thread deleter = thread(failure, () -> {
                 long k = 0;
+                int idle = 0;
                 while (k < 100_000) {
                     long written = next.get();
                     for (int t = 0; t < writers; t++) {
@@ -382,8 +390,9 @@ class SBTreeConcurrencyTest {
                     if (k + 5_000 < written) {
                         tree.remove(k);
                         deletedBelow.set(++k);
+                        idle = 0;
                     } else {
-                        Thread.onSpinWait();
+                        backOff(idle++); // the writers need the cores (CI has two)
                     }
                 }
             });
@@ -400,6 +409,11 @@ class SBTreeConcurrencyTest {
             SBTreeValidator.check(tree);
             assertTrue(tree.stats().counter(SBTree.UNLINKED_BLOCKS) > 100, tree.stats()::toString);
         }
+    }
+
+    /** Waiting for other test threads: spins briefly, yields, then parks, so that waiters leave the cores free. */
+    static void backOff(final int spins) {
+        VersionLock.backOff(spins);
     }
 
     static Thread thread(final AtomicReference<Throwable> failure, final ThrowingRunnable body) {

@@ -187,8 +187,8 @@ class SBTreeLifecycleTest {
                 }));
             }
             threads.forEach(Thread::start);
-            while (!started.get()) {
-                Thread.onSpinWait();
+            for (int spins = 0; !started.get(); spins++) {
+                SBTreeConcurrencyTest.backOff(spins);
             }
             Thread.sleep(20);
             tree.close();
@@ -199,6 +199,63 @@ class SBTreeLifecycleTest {
             assertEquals(0, tree.bytesInUse());
             final Thread searchLayer = tree.searchLayerThread();
             assertTrue(searchLayer == null || !searchLayer.isAlive());
+        }
+    }
+
+    /**
+     * A conversion whose next segmented block cannot be allocated fails the index instead of leaving the sealed
+     * block without a successor: writers waiting for the shortcut to move get the failure, and close works.
+     */
+    @Test
+    void aConversionThatCannotAllocateFailsTheWritersInsteadOfHangingThem() {
+        // A private pool keeps the slabs mapped after the arena is closed under the tree (no crash on a stray read).
+        final SBTree tree = Indexes.sbTree().blockSize(512).maxPerThreadBlocks(1).perThreadBlockCapacity(4)
+                .slabPool(SlabPool.create(64L << 20)).build();
+        for (int i = 0; i < 4; i++) {
+            tree.put(i, i); // fills the only per-thread block: the next put converts
+        }
+        tree.arena().close(); // the conversion's allocation of the next segmented block now fails
+        assertThrows(IllegalStateException.class, () -> tree.put(4, 4));
+        final AtomicReference<Throwable> seen = new AtomicReference<>();
+        final Thread writer = new Thread(() -> {
+            try {
+                tree.put(5, 5);
+            } catch (final Throwable e) {
+                seen.set(e);
+            }
+        });
+        writer.start();
+        assertDoesNotHang(writer);
+        assertTrue(seen.get() instanceof IllegalStateException
+                && seen.get().getMessage().contains("conversion failed"), String.valueOf(seen.get()));
+        final IllegalStateException read = assertThrows(IllegalStateException.class, () -> tree.getOrDefault(1, -1));
+        assertTrue(read.getMessage().contains("conversion failed"), read.getMessage());
+        tree.close();
+        assertEquals(0, tree.bytesInUse());
+    }
+
+    /** An idle search-layer thread parks without a timeout (no wake-ups every few milliseconds), and wakes for work. */
+    @Test
+    void anIdleSearchLayerThreadParksUntilThereIsWork() throws InterruptedException {
+        try (SBTree tree = Indexes.sbTree().blockSize(512).maxPerThreadBlocks(2).build()) {
+            for (int i = 0; i < 20_000; i++) {
+                tree.put(i, i);
+            }
+            assertTrue(tree.awaitSearchLayer(120_000));
+            final Thread thread = tree.searchLayerThread();
+            final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            // Retired blocks wait for the epochs (polled), then the thread has nothing left to do.
+            while (thread.getState() != Thread.State.WAITING && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(Thread.State.WAITING, thread.getState());
+            final long indexed = tree.stats().counter(SBTree.SEARCH_LAYER_LAG);
+            for (int i = 20_000; i < 40_000; i++) {
+                tree.put(i, i);
+            }
+            assertTrue(tree.awaitSearchLayer(120_000));
+            assertEquals(0, tree.stats().counter(SBTree.SEARCH_LAYER_LAG), "lag before: " + indexed);
+            SBTreeValidator.check(tree);
         }
     }
 

@@ -19,8 +19,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * history must be linearizable with respect to {@code TreeMap.floorEntry}. The writer appends ascending fences
  * (as conversions do, in place, publishing a count after its entry) and indexes and removes fences in the middle
  * (as splits and unlinks do: copy-on-write); search blocks of four entries make scenarios split, grow the root
- * and copy blocks. Publishing a leaf's count before its entry's child pointer makes this test fail (see
- * docs/benchmarks.md, issue 18).
+ * and copy blocks. It is aimed at a writer that publishes a node's count before its entry's child pointer, but
+ * does not reliably catch one: with that order in {@code SearchLayer}'s in-place append, one run passed
+ * (docs/benchmarks.md, "SB-Tree (issue 18)", 2026-11-25).
  */
 @Param(name = "key", gen = LongGen.class, conf = "1:32")
 public class SearchLayerLincheckTest {

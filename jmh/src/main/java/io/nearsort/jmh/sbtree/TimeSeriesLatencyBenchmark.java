@@ -37,13 +37,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code put} with {@code System.nanoTime()} into an HdrHistogram, then times {@code n / 10} lookups of random keys
  * of the stream. After each iteration the merged histograms' percentiles (p50 … p99.99, max, in nanoseconds) are
  * printed and, with {@code -Dnearsort.latency.csv=FILE} passed to the fork ({@code -jvmArgsAppend}), appended to
- * that CSV. The clock read costs about 20 ns per operation, the same for every structure. The JMH score is the
- * single-shot time of the whole run.
+ * that CSV. {@code -jvmArgsAppend} on the command line replaces the {@code @Fork} annotation's arguments, so it
+ * must repeat them (without {@code --add-exports} every nearsort structure fails at its first use). The clock
+ * read costs about 20 ns per operation, the same for every structure. The JMH score is the single-shot time of
+ * the whole run.
  *
  * <pre>
  * mvn -q -B package -DskipTests
- * java -jar jmh/target/benchmarks.jar sbtree.TimeSeriesLatencyBenchmark -t 1 \
- *     -jvmArgsAppend -Dnearsort.latency.csv=latency.csv
+ * java -jar jmh/target/benchmarks.jar sbtree.TimeSeriesLatencyBenchmark -t 1 -jvmArgsAppend \
+ *     "--add-exports java.base/jdk.internal.misc=ALL-UNNAMED --enable-native-access=ALL-UNNAMED \
+ *      -Xms8g -Xmx8g -Dnearsort.latency.csv=latency.csv"
  * </pre>
  */
 @State(Scope.Benchmark)
