@@ -483,7 +483,8 @@ public final class SortednessAwareIndex implements LongIndex {
      * The flush cycles a long sorted run of a batch would set off, done at once: when the buffer is full and one
      * sorted run, and {@code ks[from, to)} starts with a strictly ascending run above every buffered key, each
      * of the cycles that appending it entry by entry would take (§IV-A: flush the first {@code flushFraction},
-     * append until full again) bulk-appends the smallest entries of a sorted sequence. Their sum is the buffer's
+     * or the whole buffer once it is one strictly ascending run ({@link #flushesWhole}), and append until full
+     * again) bulk-appends the smallest entries of a sorted sequence. Their sum is the buffer's
      * entries followed by the run's head: both are bulk-appended (the run straight from the caller's arrays) and
      * the buffer ends up holding the run's last {@code capacity} entries, as after those cycles. The tree, the
      * buffer and the counters end as entry-by-entry appends would leave them, without copying the head through
@@ -498,7 +499,9 @@ public final class SortednessAwareIndex implements LongIndex {
         }
         beginTreeWrite();
         final int capacity = buffer.capacity;
-        final int perCycle = flushCount(capacity);
+        // The first cycle flushes what a regular cycle of this buffer would; every later one finds the buffer
+        // refilled by the run, one strictly ascending run, which flushes whole (flushesWhole).
+        final int firstCycle = flushesWhole() ? capacity : flushCount(capacity);
         final long step = Math.max(PUT_ALL_CHUNK, (long) RUN_STEP_CAPACITIES * capacity);
         final int limit = (int) Math.min(to, from + step);
         int end = from;
@@ -508,17 +511,18 @@ public final class SortednessAwareIndex implements LongIndex {
                 end++;
             }
         }
-        final int taken = (end - from) / perCycle * perCycle;
+        final int taken = end - from < firstCycle ? 0 : firstCycle + (end - from - firstCycle) / capacity * capacity;
         if (taken < capacity || !buffer.isStrictlyAscending()) {
             // Too short to flush every buffered entry, or repeated keys, which the ordinary cycle drops first
             // (changing how many entries later cycles take): the ordinary cycle.
             return 0;
         }
-        counters.bufferFlushes += taken / perCycle;
+        counters.bufferFlushes += 1 + (taken - firstCycle) / capacity;
         // Cycle by cycle, as entry-by-entry appends would flush them: the buffered entries first, then the run's
         // head, each cycle's split ratio set by its own share of top-inserts (only buffered entries can be ones).
         final int buffered = buffer.size;
-        for (int start = 0; start < taken; start += perCycle) {
+        for (int start = 0; start < taken; start += start == 0 ? firstCycle : capacity) {
+            final int perCycle = start == 0 ? firstCycle : capacity;
             final int cycleEnd = start + perCycle;
             final int bufferedEnd = Math.min(cycleEnd, buffered);
             adaptSplitRatio(buffer.keys, Math.min(start, bufferedEnd), bufferedEnd, perCycle);
@@ -543,11 +547,13 @@ public final class SortednessAwareIndex implements LongIndex {
     }
 
     /**
-     * One flush cycle of SWARE §IV-A; with {@code everything}, flushes the whole (sorted) buffer. The entries to
-     * flush are detached from the buffer and go to the tree at {@link #unlockForWrite} (or at the next tree write
-     * of this thread), after the buffer's lock is released.
+     * One flush cycle of SWARE §IV-A; with {@code flushAll}, or when the buffer {@linkplain #flushesWhole flushes
+     * whole}, flushes the whole (sorted) buffer. The entries to flush are detached from the buffer and go to the
+     * tree at {@link #unlockForWrite} (or at the next tree write of this thread), after the buffer's lock is
+     * released.
      */
-    private void flushCycle(final boolean everything) {
+    private void flushCycle(final boolean flushAll) {
+        final boolean everything = flushAll || flushesWhole();
         counters.bufferFlushes++;
         if (!everything && flushesPrefixFirst()) {
             final int prefix = buffer.flushablePrefix();
@@ -564,6 +570,18 @@ public final class SortednessAwareIndex implements LongIndex {
         }
         buffer.resetAfterFlush();
         emitting = true;
+    }
+
+    /**
+     * Whether a regular flush cycle sends the whole buffer to the tree rather than its first {@code flushFraction}:
+     * when the writes since the last flush prove the buffer one strictly ascending run. The half §IV-A keeps is
+     * there to absorb entries that arrive late, below the buffer's largest key; a buffer that has had none since
+     * it was last flushed is an in-order stretch of the stream, and keeping half of it would only copy that half
+     * once more before it too is bulk-appended (a late entry that does come next is top-inserted, as one below the
+     * kept half would be once that half is flushed).
+     */
+    private boolean flushesWhole() {
+        return buffer.knownStrictlyAscending();
     }
 
     /** Whether a regular flush cycle flushes the sorted prefix without sorting, then sorts the rest (§IV-A). */

@@ -203,7 +203,7 @@ final class SwareBuffer {
         return strictlyAscending || isStrictlyAscending(keys, 0, size);
     }
 
-    /** Whether the writes so far prove the keys strictly ascending, without a scan (for tests). */
+    /** Whether the writes since the last flush prove the keys strictly ascending, without a scan. */
     boolean knownStrictlyAscending() {
         return strictlyAscending;
     }

@@ -1,10 +1,13 @@
 package io.nearsort.core.sware;
 
+import io.nearsort.core.Concurrency;
 import io.nearsort.core.IndexStats;
 import io.nearsort.core.Indexes;
 import io.nearsort.core.btree.BPlusTree;
 import io.nearsort.core.sortedness.KLGenerator;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.ConcurrentModificationException;
 
@@ -201,27 +204,60 @@ class SortednessAwareIndexBehaviourTest {
         }
     }
 
+    /**
+     * A full buffer that has received one strictly ascending run since its last flush has had no late entry to
+     * absorb: it goes to the tree whole. One late entry brings back §IV-A's cycle, which keeps half.
+     */
+    @ParameterizedTest
+    @EnumSource(Concurrency.class)
+    void aFullBufferOfOneAscendingRunFlushesWholeAndALateEntryBringsBackTheHalfKept(final Concurrency mode) {
+        for (final boolean late : new boolean[] {false, true}) {
+            try (SortednessAwareIndex index = Indexes.saBPlusTree().pageSize(512).bufferCapacity(1_000)
+                    .concurrency(mode).build()) {
+                for (long key = 1; key <= 1_001; key++) {
+                    // with a late entry: 501 arrives before 500
+                    final long k = late && key == 500 ? 501 : late && key == 501 ? 500 : key;
+                    index.put(k, k);
+                }
+                final IndexStats stats = index.stats();
+                assertEquals(1, stats.counter(SwareCounters.BUFFER_FLUSHES), stats.toString());
+                final long flushed = stats.counter(SwareCounters.FLUSHED_ENTRIES);
+                if (late) {
+                    assertTrue(flushed >= 400 && flushed <= 500, "about half flushed: " + flushed);
+                } else {
+                    assertEquals(1_000, flushed);
+                }
+                assertEquals(1_001 - flushed, stats.counter("bufferEntries"));
+                assertEquals(1_001, index.size());
+                for (long key = 1; key <= 1_001; key++) {
+                    assertEquals(key, index.getOrDefault(key, -1));
+                }
+            }
+        }
+    }
+
     @Test
     void deletesInsideTheBufferRangeAreTombstonesAndOutsideGoToTheTree() {
         try (SortednessAwareIndex index = smallZones(1_000)) {
-            for (long key = 1; key <= 5_000; key++) {
+            // In order: full buffers flush whole, so 4,001..4,900 are buffered (not full: a delete appends).
+            for (long key = 1; key <= 4_900; key++) {
                 index.put(key, key);
             }
             index.remove(10); // flushed long ago: below the buffer's key range
-            index.remove(4_990); // in the buffer
+            index.remove(4_890); // in the buffer
             index.remove(4_500); // in the buffer's range
             final IndexStats stats = index.stats();
             assertEquals(1, stats.counter(SwareCounters.DIRECT_TREE_DELETES));
             assertEquals(2, stats.counter(SwareCounters.TOMBSTONES));
             assertFalse(index.containsKey(10));
-            assertFalse(index.containsKey(4_990));
+            assertFalse(index.containsKey(4_890));
             assertFalse(index.containsKey(4_500));
-            assertEquals(4_997, index.size());
-            index.put(4_990, 1); // a newer write after the tombstone wins
-            assertEquals(1, index.getOrDefault(4_990, 0));
+            assertEquals(4_897, index.size());
+            index.put(4_890, 1); // a newer write after the tombstone wins
+            assertEquals(1, index.getOrDefault(4_890, 0));
             index.flush();
             assertFalse(index.containsKey(4_500));
-            assertEquals(4_998, index.size());
+            assertEquals(4_898, index.size());
         }
     }
 
