@@ -63,7 +63,11 @@ public final class SortednessAwareIndexBuilder {
         return this;
     }
 
-    /** Fraction of the (sorted) buffer flushed when it is full and not sorted enough to skip sorting, in (0, 1]. */
+    /**
+     * Fraction of the (sorted) buffer flushed when it is full and not sorted enough to skip sorting, in (0, 1]
+     * (default 0.5, SWARE §IV-A). A full buffer that has received one strictly ascending run since its last flush
+     * is flushed whole: it had no late entry to absorb.
+     */
     public SortednessAwareIndexBuilder flushFraction(final double fraction) {
         if (!(fraction > 0.0 && fraction <= 1.0)) {
             throw new IllegalArgumentException("flushFraction must be in (0, 1] (got: " + fraction + ")");
