@@ -26,10 +26,10 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * ascending run since its last flush: no late entry to absorb); each flushed zone is bulk-appended when its
  * first key exceeds the tree's largest key and top-inserted otherwise, re-checking every zone (§IV-A). Point
  * reads check the buffer's zonemap, the unsorted section newest-first behind Bloom filters and zonemaps, the
- * sorted runs with interpolation search, then the tree (§IV-B). Unlike the paper, appends do not feed the Bloom filters: the
- * first lookup after a run of appends adds them, so ingest-only phases skip that cost (about 23 ns per append on
- * the reference machine) and lookups see the same filters. Deletes inside the buffer's key range are buffered as
- * tombstones, others go to the tree (§IV-D).
+ * sorted runs with interpolation search, then the tree (§IV-B). Unlike the paper, appends do not feed the
+ * Bloom filters: the first lookup after a run of appends adds them, so ingest-only phases skip that cost
+ * (about 23 ns per append on the reference machine) and lookups see the same filters. Deletes inside the
+ * buffer's key range are buffered as tombstones, others go to the tree (§IV-D).
  *
  * <h2>Memory</h2>
  * The tree's nodes are off-heap, in its arena; the buffer is on the Java heap and sized by
