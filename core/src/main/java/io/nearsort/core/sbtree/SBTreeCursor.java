@@ -1,5 +1,6 @@
 package io.nearsort.core.sbtree;
 
+import io.nearsort.core.AbstractLongCursor;
 import io.nearsort.core.LongCursor;
 
 /**
@@ -10,11 +11,11 @@ import io.nearsort.core.LongCursor;
  * through it while the block is unchanged, checked by reading its slots: walking {@code S} recent entries costs
  * one merge, not {@code S}. A write to the block, or a conversion, makes the next step seek again.
  */
-final class SBTreeCursor implements LongCursor {
+final class SBTreeCursor extends AbstractLongCursor {
     private final SBTree tree;
+    /** Where the index's seeks and steps write the entry they land on: key, value. */
     private final long[] entry = new long[2];
     private final CursorSnapshot snapshot;
-    private boolean positioned;
     /** Moves that sought from the index rather than stepping in the snapshot (tests). */
     private long seeks;
 
@@ -24,81 +25,39 @@ final class SBTreeCursor implements LongCursor {
     }
 
     @Override
-    public boolean seekCeiling(final long key) {
-        seeks++;
-        return positioned = tree.seekCeiling(key, entry, snapshot);
+    protected void ensureOpen() {
+        tree.ensureOpen();
     }
 
     @Override
-    public boolean seekHigher(final long key) {
-        if (key == Long.MAX_VALUE) {
-            tree.ensureOpen();
-            return positioned = false;
-        }
-        return seekCeiling(key + 1);
+    public boolean seekCeiling(final long key) {
+        seeks++;
+        return settle(tree.seekCeiling(key, entry, snapshot));
     }
 
     @Override
     public boolean seekFloor(final long key) {
         seeks++;
-        return positioned = tree.seekFloor(key, entry, snapshot);
-    }
-
-    @Override
-    public boolean seekLower(final long key) {
-        if (key == Long.MIN_VALUE) {
-            tree.ensureOpen();
-            return positioned = false;
-        }
-        return seekFloor(key - 1);
-    }
-
-    @Override
-    public boolean seekFirst() {
-        return seekCeiling(Long.MIN_VALUE);
-    }
-
-    @Override
-    public boolean seekLast() {
-        return seekFloor(Long.MAX_VALUE);
+        return settle(tree.seekFloor(key, entry, snapshot));
     }
 
     @Override
     public boolean next() {
         final long key = key();
-        return tree.stepInSnapshot(snapshot, 1, entry) || seekHigher(key);
+        return tree.stepInSnapshot(snapshot, 1, entry) ? settle(true) : seekHigher(key);
     }
 
     @Override
     public boolean previous() {
         final long key = key();
-        return tree.stepInSnapshot(snapshot, -1, entry) || seekLower(key);
+        return tree.stepInSnapshot(snapshot, -1, entry) ? settle(true) : seekLower(key);
+    }
+
+    private boolean settle(final boolean found) {
+        return found ? position(entry[0], entry[1]) : unposition();
     }
 
     long seeks() {
         return seeks;
-    }
-
-    @Override
-    public boolean isPositioned() {
-        return positioned;
-    }
-
-    @Override
-    public long key() {
-        requirePositioned();
-        return entry[0];
-    }
-
-    @Override
-    public long value() {
-        requirePositioned();
-        return entry[1];
-    }
-
-    private void requirePositioned() {
-        if (!positioned) {
-            throw new IllegalStateException("cursor is not positioned on an entry");
-        }
     }
 }
