@@ -141,40 +141,30 @@ final class DataLayer implements SearchLayerThread.DataLayerMaintenance {
      *                               changed then)
      */
     void put(final ThreadContext context, final long key, final long value) {
-        while (true) {
-            final long block = locate(context, key);
-            if (BlockHeader.isSegmented(block)) {
-                awaitConversion(context, block);
-                continue;
-            }
-            final long version = context.locatedVersion;
-            if (!VersionLock.tryLock(block, version)) {
-                continue;
-            }
-            final int count = DataBlock.count(d, block);
-            final int pos = DataBlock.find(d, block, count, key);
-            if (pos >= 0) {
-                DataBlock.setValue(d, block, pos, value);
-                VersionLock.unlock(block, version);
-                context.delayedUpdates++;
-                return;
-            }
-            final int insertAt = -pos - 1;
-            if (count < d.capacity) {
-                DataBlock.insertAt(d, block, insertAt, count, key, value);
-                VersionLock.unlock(block, version);
-            } else {
-                if (!mayAllocate.getAsBoolean()) {
-                    VersionLock.unlockUnchanged(block, version);
-                    throw new IllegalStateException("SBTree memory limit reached (SBTreeBuilder.maxBytes): inserting "
-                            + key + " needs a new data block; remove entries or raise the limit");
-                }
-                split(context, block, version, insertAt, count, key, value);
-            }
-            context.addDataEntries(1);
-            context.delayedInserts++;
+        final long block = lockBlockOf(context, key);
+        final long version = context.locatedVersion;
+        final int count = DataBlock.count(d, block);
+        final int pos = DataBlock.find(d, block, count, key);
+        if (pos >= 0) {
+            DataBlock.setValue(d, block, pos, value);
+            VersionLock.unlock(block, version);
+            context.delayedUpdates++;
             return;
         }
+        final int insertAt = -pos - 1;
+        if (count < d.capacity) {
+            DataBlock.insertAt(d, block, insertAt, count, key, value);
+            VersionLock.unlock(block, version);
+        } else {
+            if (!mayAllocate.getAsBoolean()) {
+                VersionLock.unlockUnchanged(block, version);
+                throw new IllegalStateException("SBTree memory limit reached (SBTreeBuilder.maxBytes): inserting "
+                        + key + " needs a new data block; remove entries or raise the limit");
+            }
+            split(context, block, version, insertAt, count, key, value);
+        }
+        context.addDataEntries(1);
+        context.delayedInserts++;
     }
 
     /** Splits the full, locked {@code block} 50:50 around the new entry and unlocks it. */
@@ -207,30 +197,38 @@ final class DataLayer implements SearchLayerThread.DataLayerMaintenance {
      * Removes {@code key} from its data block; asks the search-layer thread to unlink the block when it emptied.
      */
     void remove(final ThreadContext context, final long key) {
+        final long block = lockBlockOf(context, key);
+        final long version = context.locatedVersion;
+        final int count = DataBlock.count(d, block);
+        final int pos = DataBlock.find(d, block, count, key);
+        if (pos < 0) {
+            VersionLock.unlockUnchanged(block, version);
+            return;
+        }
+        DataBlock.removeAt(d, block, pos, count);
+        if (count == 1 && block != head) {
+            searchLayerThread.unlink(block);
+        }
+        VersionLock.unlock(block, version);
+        context.addDataEntries(-1);
+        context.removes++;
+    }
+
+    /**
+     * The data block whose range holds {@code key}, locked (its pre-lock version in
+     * {@code context.locatedVersion}): a segmented block is waited out until converted, a lock lost to another
+     * writer is retried from the search.
+     */
+    private long lockBlockOf(final ThreadContext context, final long key) {
         while (true) {
             final long block = locate(context, key);
             if (BlockHeader.isSegmented(block)) {
                 awaitConversion(context, block);
                 continue;
             }
-            final long version = context.locatedVersion;
-            if (!VersionLock.tryLock(block, version)) {
-                continue;
+            if (VersionLock.tryLock(block, context.locatedVersion)) {
+                return block;
             }
-            final int count = DataBlock.count(d, block);
-            final int pos = DataBlock.find(d, block, count, key);
-            if (pos < 0) {
-                VersionLock.unlockUnchanged(block, version);
-                return;
-            }
-            DataBlock.removeAt(d, block, pos, count);
-            if (count == 1 && block != head) {
-                searchLayerThread.unlink(block);
-            }
-            VersionLock.unlock(block, version);
-            context.addDataEntries(-1);
-            context.removes++;
-            return;
         }
     }
 
