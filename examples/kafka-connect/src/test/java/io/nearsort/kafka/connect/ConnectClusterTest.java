@@ -6,6 +6,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
+import org.apache.kafka.connect.runtime.rest.errors.ConnectRestException;
 import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -94,10 +95,11 @@ class ConnectClusterTest {
 
         // A task crashes in put after 2,500 records (Connect's close still commits what it took); it is restarted.
         CrashingSinkConnector.CRASH_AFTER.set(2_500);
-        connect.configureConnector(name, connectorConfig(topic, dir, CrashingSinkConnector.class.getName(), 2, true));
+        untilAccepted(() -> connect.configureConnector(name,
+                connectorConfig(topic, dir, CrashingSinkConnector.class.getName(), 2, true)));
         final int failed = awaitFailedTask(name);
         assertEquals(0, CrashingSinkConnector.CRASH_AFTER.get(), "the crash was injected");
-        connect.restartTask(name, failed);
+        untilAccepted(() -> connect.restartTask(name, failed));
         Events.awaitCommitted(admin, name, 6_000, 60_000);
 
         // A worker leaves mid-stream (its tasks move to the other) and a new one joins.
@@ -106,19 +108,44 @@ class ConnectClusterTest {
         connect.addWorker();
         Events.produce(producer, topic, PARTITIONS, 12_000, 15_000, true);
         Events.awaitCommitted(admin, name, 15_000, 90_000);
+        connect.assertions().assertExactlyNumWorkersAreUp(2, "the new worker is up");
 
         // The consumer group's offsets are reset to the beginning, behind the stores (as a crash between a store
         // commit and the group's offset commit would leave them, only further): the tasks rewind to the stores'.
-        connect.stopConnector(name);
+        // The calls go through the REST API of whichever worker, which forwards them to the group's leader; after
+        // the membership changes above, a worker may still forward to the leader that left until its rebalance
+        // completes, so each call is retried until a worker accepts it (all three are idempotent).
+        untilAccepted(() -> connect.stopConnector(name));
         connect.assertions().assertConnectorIsStopped(name, "connector stopped");
-        connect.resetConnectorOffsets(name);
-        connect.resumeConnector(name);
+        untilAccepted(() -> connect.resetConnectorOffsets(name));
+        untilAccepted(() -> connect.resumeConnector(name));
         Events.produce(producer, topic, PARTITIONS, 15_000, 16_000, true);
         Events.awaitCommitted(admin, name, 16_000, 90_000);
 
-        connect.deleteConnector(name);
+        untilAccepted(() -> connect.deleteConnector(name));
         connect.assertions().assertConnectorDoesNotExist(name, "connector deleted");
         Events.assertExactlyOnce(Events.readStores(dir, PARTITIONS), 16_000);
+    }
+
+    /**
+     * Runs a REST call until the cluster accepts it: a 409 (a rebalance in progress) or a 500 from forwarding to a
+     * leader that is gone is retried for up to a minute; any other refusal fails at once.
+     */
+    private static void untilAccepted(final Runnable call) throws InterruptedException {
+        final long deadline = System.currentTimeMillis() + 60_000;
+        while (true) {
+            try {
+                call.run();
+                return;
+            } catch (ConnectRestException refused) {
+                final boolean retry = refused.statusCode() == 409
+                        || (refused.statusCode() == 500 && refused.getMessage().contains("forward"));
+                if (!retry || System.currentTimeMillis() > deadline) {
+                    throw refused;
+                }
+            }
+            Thread.sleep(250);
+        }
     }
 
     private static int awaitFailedTask(final String name) throws InterruptedException {
@@ -169,7 +196,7 @@ class ConnectClusterTest {
         config.put("errors.deadletterqueue.topic.name", dlq);
         config.put("errors.deadletterqueue.topic.replication.factor", "1");
         config.put("errors.deadletterqueue.context.headers.enable", "true");
-        connect.configureConnector(name, config);
+        untilAccepted(() -> connect.configureConnector(name, config));
         Events.awaitCommitted(admin, name, 1_000, 60_000);
         final ConsumerRecords<byte[], byte[]> dead = connect.kafka().consume(bad.size(), 30_000, dlq);
         final Set<String> deadKeys = new HashSet<>();
@@ -178,7 +205,7 @@ class ConnectClusterTest {
             assertTrue(r.headers().lastHeader("__connect.errors.exception.message") != null, "error header");
         }
         assertEquals(bad, deadKeys, "exactly the bad records reach the dead letter queue");
-        connect.deleteConnector(name);
+        untilAccepted(() -> connect.deleteConnector(name));
         connect.assertions().assertConnectorDoesNotExist(name, "connector deleted");
         final Map<Long, Integer> counts = Events.readStores(dir, 1);
         for (long i = 0; i < 1_000; i++) {
@@ -193,8 +220,8 @@ class ConnectClusterTest {
         final String topic = "strict";
         Events.createTopic(connect.kafka(), admin, topic, 1);
         Events.produce(producer, topic, 1, 0, 600, false);
-        connect.configureConnector(name, connectorConfig(topic, dir, NearsortSinkConnector.class.getName(), 1,
-                false));
+        untilAccepted(() -> connect.configureConnector(name,
+                connectorConfig(topic, dir, NearsortSinkConnector.class.getName(), 1, false)));
         Events.awaitCommitted(admin, name, 600, 60_000);
         producer.send(new ProducerRecord<>(topic, 0, "600".getBytes(StandardCharsets.UTF_8),
                 "{\"id\":600,\"event_time\":\"late\",\"sensor\":\"s1\",\"value\":1.0}".getBytes(
@@ -203,7 +230,7 @@ class ConnectClusterTest {
         connect.assertions().assertConnectorIsRunningAndTasksHaveFailed(name, 1, "the task failed");
         final String trace = connect.connectorStatus(name).tasks().get(0).trace();
         assertTrue(trace.contains("topic strict partition 0 offset 600") && trace.contains("event_time"), trace);
-        connect.deleteConnector(name);
+        untilAccepted(() -> connect.deleteConnector(name));
         connect.assertions().assertConnectorDoesNotExist(name, "connector deleted");
         Events.assertExactlyOnce(Events.readStores(dir, 1), 600);
     }
