@@ -25,6 +25,11 @@ import java.util.Objects;
  * pool evicts pages) but go to the journal {@code <file>.journal} until the next flush commits them. The file must
  * not be opened by two processes at once.
  *
+ * <p>Errors: every I/O failure is an {@link UncheckedIOException}. A page or header that fails its checksum, or a
+ * page that holds another page, is one whose cause is an {@link io.nearsort.core.CorruptFileException} naming the
+ * file, the page and its byte offset (the type the LDI column store throws as it is); nothing read from it is
+ * returned as data.
+ *
  * <pre>{@code
  * try (LabArray a = LabArray.builder(path).shape(rows, cols).linearization(Linearization.rowMajor())
  *         .splitStrategy(SplitStrategy.ALIGNED).leafFormat(LeafFormat.DYNAMIC).build()) {
@@ -417,7 +422,8 @@ public final class LabArray extends PagedStructure {
          * Creates or opens the array.
          *
          * @throws IllegalArgumentException for a bad configuration or one that differs from the existing file's
-         * @throws UncheckedIOException     if the file cannot be opened
+         * @throws UncheckedIOException     if the file cannot be opened, or (caused by a
+         *                                  {@link io.nearsort.core.CorruptFileException}) is corrupt
          */
         public LabArray build() {
             if (shape == null) {

@@ -1,12 +1,13 @@
 package io.nearsort.labtree;
 
-import io.nearsort.labtree.storage.CorruptFileException;
+import io.nearsort.core.CorruptFileException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -145,6 +147,23 @@ class LabArrayTest {
     }
 
     @Test
+    void aDamagedHeaderFailsTheBuildWithTheSharedCorruptionType() throws IOException {
+        final Path file = dir.resolve("header.lab");
+        try (LabArray a = LabArray.builder(file).shape(100).pageSize(512).build()) {
+            a.set(1.5, 7);
+        }
+        final byte[] bytes = Files.readAllBytes(file);
+        bytes[0] ^= 1; // the magic number
+        Files.write(file, bytes);
+        final CorruptFileException e = CorruptionAssertions.assertCorrupt(
+                () -> LabArray.builder(file).shape(100).pageSize(512).build());
+        assertEquals(file, e.file());
+        assertEquals(-1, e.page());
+        assertEquals(0, e.offset());
+        assertTrue(e.getMessage().contains("not a nearsort LAB-tree file"), e.getMessage());
+    }
+
+    @Test
     void aDamagedLeafIsReportedNotReturned() throws IOException {
         final Path file = dir.resolve("bad.lab");
         try (LabArray a = LabArray.builder(file).shape(1000).pageSize(512).build()) {
@@ -160,8 +179,9 @@ class LabArrayTest {
             for (long i = 0; i < 1000; i++) {
                 try {
                     assertEquals(i + 0.5, a.get(i));
-                } catch (final CorruptFileException e) {
-                    assertTrue(e.getMessage().startsWith(file + ", page "), e.getMessage());
+                } catch (final UncheckedIOException e) {
+                    final CorruptFileException cause = assertInstanceOf(CorruptFileException.class, e.getCause());
+                    assertTrue(cause.getMessage().startsWith(file + " is corrupt at page "), cause.getMessage());
                     corrupt++;
                 }
             }
@@ -237,7 +257,7 @@ class LabArrayTest {
         }
         final Path journal = file.resolveSibling("save.lab.journal");
         assertEquals(2, ResourceProbe.openDescriptors(file, journal));
-        final CorruptFileException e = assertThrows(CorruptFileException.class, a::close);
+        final CorruptFileException e = CorruptionAssertions.assertCorrupt(a::close);
         assertEquals(file, e.file());
         assertEquals(0, ResourceProbe.openDescriptors(file, journal), "file and journal closed");
         assertEquals(before, ResourceProbe.directBytes(), "every frame freed");

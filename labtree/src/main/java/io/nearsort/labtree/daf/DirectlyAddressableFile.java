@@ -1,9 +1,10 @@
 package io.nearsort.labtree.daf;
 
+import io.nearsort.core.CorruptFileException;
 import io.nearsort.labtree.Linearization;
 import io.nearsort.labtree.linearization.Layout;
 import io.nearsort.labtree.storage.BufferPool;
-import io.nearsort.labtree.storage.CorruptFileException;
+import io.nearsort.labtree.storage.PageFile;
 import io.nearsort.labtree.storage.PagedStructure;
 import io.nearsort.labtree.storage.PageTrailerDescriptor;
 
@@ -95,7 +96,8 @@ public final class DirectlyAddressableFile extends PagedStructure {
         try {
             final ByteBuffer b = meta.payload();
             if (b.getLong(DafMetaDescriptor.MAGIC_OFFSET) != DafMetaDescriptor.MAGIC) {
-                throw new CorruptFileException(path, DafMetaDescriptor.META_PAGE, "not a directly addressable file");
+                throw PageFile.unchecked(CorruptFileException.inPage(path, DafMetaDescriptor.META_PAGE,
+                        DafMetaDescriptor.META_PAGE * pool.file().pageSize(), "not a directly addressable file"));
             }
             final int dimensions = b.getInt(DafMetaDescriptor.DIMENSIONS_OFFSET);
             final long[] shape = new long[Math.max(0, Math.min(dimensions, 64))];

@@ -65,7 +65,8 @@ public final class BufferPool implements AutoCloseable {
     /**
      * Opens (or creates) the page file at {@code path} behind a pool of {@code frames} pages.
      *
-     * @throws java.io.UncheckedIOException if the file cannot be opened
+     * @throws java.io.UncheckedIOException if the file cannot be opened, or (caused by a
+     *                                       {@link io.nearsort.core.CorruptFileException}) is corrupt
      */
     public static BufferPool open(final java.nio.file.Path path, final int pageSize, final boolean directIo,
                                   final int frames) {
@@ -74,6 +75,8 @@ public final class BufferPool implements AutoCloseable {
         }
         try {
             return new BufferPool(PageFile.open(path, pageSize, directIo), frames);
+        } catch (final io.nearsort.core.CorruptFileException e) {
+            throw PageFile.unchecked(e);
         } catch (final IOException e) {
             throw new java.io.UncheckedIOException("opening " + path + " failed: " + e.getMessage(), e);
         }

@@ -1,5 +1,6 @@
 package io.nearsort.labtree.storage;
 
+import io.nearsort.core.CorruptFileException;
 import org.agrona.collections.Long2LongHashMap;
 
 import java.io.IOException;
@@ -118,7 +119,7 @@ final class Journal implements AutoCloseable {
     void checkpoint(final FileChannel file, final ByteBuffer scratch) throws IOException {
         for (int s = 1; s <= slotCount; s++) {
             if (!readSlot(channel, s, pages[s], checksums[s], scratch, pageSize)) {
-                throw new CorruptFileException(path, pages[s], "journal slot " + s + " does not hold the image "
+                throw CorruptFileException.inPage(path, pages[s], JournalDescriptor.slotPosition(s, pageSize), "journal slot " + s + " does not hold the image "
                         + "committed for the page");
             }
             PageFile.writeFully(file, scratch, pages[s] * pageSize, pageSize);
@@ -162,7 +163,8 @@ final class Journal implements AutoCloseable {
             if (commit != null && commit.generation >= headerGeneration) {
                 for (int s = 1; s <= commit.slotCount; s++) {
                     if (!readSlot(journal, s, commit.pages[s], commit.checksums[s], scratch, filePageSize)) {
-                        throw new CorruptFileException(path, commit.pages[s], "journal slot " + s
+                        throw CorruptFileException.inPage(path, commit.pages[s],
+                                JournalDescriptor.slotPosition(s, filePageSize), "journal slot " + s
                                 + " changed during recovery");
                     }
                     PageFile.writeFully(fileChannel, scratch, commit.pages[s] * filePageSize, filePageSize);
@@ -198,7 +200,7 @@ final class Journal implements AutoCloseable {
         if (version != JournalDescriptor.VERSION || pageSize != filePageSize || slotCount < 0
                 || slotCount > Integer.MAX_VALUE / 16) {
             // A checksummed record this build cannot apply to this file: refuse rather than drop a commit.
-            throw new CorruptFileException(path, -1, "journal commit record of version " + version + " with "
+            throw CorruptFileException.inPage(path, -1, 0, "journal commit record of version " + version + " with "
                     + pageSize + "-byte pages and " + slotCount + " slots; this build replays version "
                     + JournalDescriptor.VERSION + " next to a file of " + filePageSize + "-byte pages");
         }

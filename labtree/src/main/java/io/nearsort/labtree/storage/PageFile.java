@@ -1,6 +1,7 @@
 package io.nearsort.labtree.storage;
 
 
+import io.nearsort.core.CorruptFileException;
 import io.nearsort.core.memory.UnsafeAccess;
 
 import java.io.IOException;
@@ -260,17 +261,18 @@ public final class PageFile implements AutoCloseable {
         checkPage(page);
         final long slot = journal.slotOf(page);
         final Path source = slot == 0 ? path : journal.path();
+        final long offset = slot == 0 ? page * pageSize : JournalDescriptor.slotPosition(slot, pageSize);
         if (slot == 0 ? !readFully(channel, buffer, page * pageSize, pageSize) : !journal.read(slot, buffer)) {
-            throw new CorruptFileException(source, page, "file ends inside the page (truncated to "
+            throw CorruptFileException.inPage(source, page, offset, "file ends inside the page (truncated to "
                     + Files.size(source) + " bytes)");
         }
         final int checksumOffset = PageTrailerDescriptor.checksumOffset(pageSize);
         if (FileHeaderDescriptor.checksum(buffer, checksumOffset) != buffer.getInt(checksumOffset)) {
-            throw new CorruptFileException(source, page, "checksum mismatch");
+            throw CorruptFileException.inPage(source, page, offset, "checksum mismatch");
         }
         final long stored = buffer.getLong(PageTrailerDescriptor.pageNumberOffset(pageSize));
         if (stored != page) {
-            throw new CorruptFileException(source, page, "holds page " + stored);
+            throw CorruptFileException.inPage(source, page, offset, "holds page " + stored);
         }
     }
 
@@ -320,19 +322,19 @@ public final class PageFile implements AutoCloseable {
     private static Header readHeader(final Path path, final FileChannel channel, final int pageSize,
                                      final ByteBuffer b) throws IOException {
         if (!readFully(channel, b, 0, FileHeaderDescriptor.LENGTH)) {
-            throw new CorruptFileException(path, -1, "file is " + channel.size() + " bytes, shorter than its header");
+            throw CorruptFileException.inPage(path, -1, 0, "file is " + channel.size() + " bytes, shorter than its header");
         }
         if (b.getLong(FileHeaderDescriptor.MAGIC_OFFSET) != FileHeaderDescriptor.MAGIC) {
-            throw new CorruptFileException(path, -1, "not a nearsort LAB-tree file (bad magic)");
+            throw CorruptFileException.inPage(path, -1, 0, "not a nearsort LAB-tree file (bad magic)");
         }
         final int version = b.getInt(FileHeaderDescriptor.VERSION_OFFSET);
         if (version != FileHeaderDescriptor.VERSION && version != FileHeaderDescriptor.VERSION_1) {
-            throw new CorruptFileException(path, -1, "format version " + version + ", this build reads "
+            throw CorruptFileException.inPage(path, -1, 0, "format version " + version + ", this build reads "
                     + FileHeaderDescriptor.VERSION_1 + " and " + FileHeaderDescriptor.VERSION);
         }
         final int checksumOffset = FileHeaderDescriptor.checksumOffset(version);
         if (FileHeaderDescriptor.checksum(b, checksumOffset) != b.getInt(checksumOffset)) {
-            throw new CorruptFileException(path, -1, "header checksum mismatch");
+            throw CorruptFileException.inPage(path, -1, 0, "header checksum mismatch");
         }
         final int storedPageSize = b.getInt(FileHeaderDescriptor.PAGE_SIZE_OFFSET);
         if (storedPageSize != pageSize) {
@@ -342,7 +344,7 @@ public final class PageFile implements AutoCloseable {
         final long pageCount = b.getLong(FileHeaderDescriptor.PAGE_COUNT_OFFSET);
         final long needed = (pageCount + 1) * pageSize;
         if (pageCount < 0 || channel.size() < needed) {
-            throw new CorruptFileException(path, -1, "header lists " + pageCount + " pages (" + needed
+            throw CorruptFileException.inPage(path, -1, 0, "header lists " + pageCount + " pages (" + needed
                     + " bytes) but the file holds " + channel.size() + " bytes (truncated)");
         }
         final long generation = version == FileHeaderDescriptor.VERSION_1 ? 0
@@ -399,7 +401,18 @@ public final class PageFile implements AutoCloseable {
 
     /** The unchecked form of an I/O failure, naming the file. */
     UncheckedIOException failure(final String action, final IOException e) {
+        if (e instanceof CorruptFileException corrupt) {
+            return unchecked(corrupt);
+        }
         return new UncheckedIOException(path + ": " + action + " failed: " + e.getMessage(), e);
+    }
+
+    /**
+     * How the LAB-tree's unchecked API reports corruption: an {@link UncheckedIOException} with the
+     * {@link CorruptFileException}'s message, the exception as its cause.
+     */
+    public static UncheckedIOException unchecked(final CorruptFileException e) {
+        return new UncheckedIOException(e.getMessage(), e);
     }
 
     /** Reads {@code length} bytes into {@code b} from {@code position}; false if the file ends first. */

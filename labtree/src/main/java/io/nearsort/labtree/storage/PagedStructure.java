@@ -1,5 +1,7 @@
 package io.nearsort.labtree.storage;
 
+import io.nearsort.core.CorruptFileException;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -56,6 +58,8 @@ public abstract class PagedStructure implements AutoCloseable {
         try {
             final ReleaseChain chain = new ReleaseChain().run(this::saveState);
             chain.run(chain.failed() ? pool::discard : pool::close).rethrow();
+        } catch (final CorruptFileException e) {
+            throw PageFile.unchecked(e);
         } catch (final IOException e) {
             throw new UncheckedIOException("closing " + pool.file().path() + " failed", e);
         }

@@ -1,11 +1,13 @@
 package io.nearsort.labtree.tree;
 
+import io.nearsort.core.CorruptFileException;
 import io.nearsort.labtree.LeafFormat;
 import io.nearsort.labtree.SplitStrategy;
 import io.nearsort.labtree.leaf.LeafCapacity;
 import io.nearsort.labtree.storage.BufferPool;
-import io.nearsort.labtree.storage.CorruptFileException;
+import io.nearsort.labtree.storage.PageFile;
 
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
@@ -45,11 +47,17 @@ final class ArrayMeta {
         frame.markDirty();
     }
 
+    private static UncheckedIOException corrupt(final BufferPool.Frame frame, final BufferPool pool,
+                                                final String problem) {
+        final int pageSize = pool.file().pageSize();
+        return PageFile.unchecked(CorruptFileException.inPage(pool.file().path(), frame.page(),
+                frame.page() * pageSize, problem));
+    }
+
     static ArrayMeta read(final BufferPool.Frame frame, final BufferPool pool) {
         final ByteBuffer b = frame.payload();
-        final java.nio.file.Path path = pool.file().path();
         if (b.getLong(MetaPageDescriptor.MAGIC_OFFSET) != MetaPageDescriptor.MAGIC) {
-            throw new CorruptFileException(path, frame.page(), "not a LAB-tree array meta page");
+            throw corrupt(frame, pool, "not a LAB-tree array meta page");
         }
         final ArrayMeta meta = new ArrayMeta();
         final int dimensions = b.getInt(MetaPageDescriptor.DIMENSIONS_OFFSET);
@@ -59,7 +67,7 @@ final class ArrayMeta {
         if (dimensions < 1 || dimensions > MetaPageDescriptor.MAX_DIMENSIONS || nameLength < 0
                 || nameLength > MetaPageDescriptor.MAX_NAME_BYTES || format < 0 || format >= LeafFormat.values().length
                 || strategy < 0 || strategy >= SplitStrategy.values().length) {
-            throw new CorruptFileException(path, frame.page(), "meta page fields out of range");
+            throw corrupt(frame, pool, "meta page fields out of range");
         }
         meta.shape = new long[dimensions];
         for (int k = 0; k < dimensions; k++) {

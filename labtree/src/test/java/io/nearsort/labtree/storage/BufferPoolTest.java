@@ -1,5 +1,6 @@
 package io.nearsort.labtree.storage;
 
+import io.nearsort.core.CorruptFileException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
+import static io.nearsort.labtree.CorruptionAssertions.assertCorrupt;
 import static io.nearsort.labtree.ResourceProbe.flipByte;
 import static io.nearsort.labtree.ResourceProbe.openDescriptors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -114,10 +116,11 @@ class BufferPoolTest {
         }
         try (BufferPool pool = open(file, 4)) {
             pool.unpin(pool.pin(1));
-            final CorruptFileException e = assertThrows(CorruptFileException.class, () -> pool.pin(2));
+            final CorruptFileException e = assertCorrupt(() -> pool.pin(2));
             assertEquals(2, e.page());
+            assertEquals(2L * PAGE, e.offset());
             assertEquals(file, e.file());
-            assertTrue(e.getMessage().equals(file + ", page 2: checksum mismatch"), e.getMessage());
+            assertEquals(file + " is corrupt at page 2 (byte " + 2 * PAGE + "): checksum mismatch", e.getMessage());
             pool.unpin(pool.pin(3)); // the pool is still usable
         }
     }
@@ -132,8 +135,8 @@ class BufferPoolTest {
         System.arraycopy(bytes, PAGE, bytes, 3 * PAGE, PAGE); // page 1's image over page 3
         Files.write(file, bytes);
         try (BufferPool pool = open(file, 4)) {
-            final CorruptFileException e = assertThrows(CorruptFileException.class, () -> pool.pin(3));
-            assertTrue(e.getMessage().endsWith("page 3: holds page 1"), e.getMessage());
+            final CorruptFileException e = assertCorrupt(() -> pool.pin(3));
+            assertTrue(e.getMessage().endsWith("page 3 (byte " + 3 * PAGE + "): holds page 1"), e.getMessage());
         }
     }
 
@@ -170,7 +173,7 @@ class BufferPoolTest {
         bytes[17] ^= 1; // inside the page count
         Files.write(file, bytes);
         final CorruptFileException e = assertThrows(CorruptFileException.class, () -> open(file, 4));
-        assertTrue(e.getMessage().endsWith("header: header checksum mismatch"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("corrupt in its header: header checksum mismatch"), e.getMessage());
     }
 
     @Test
@@ -237,7 +240,7 @@ class BufferPoolTest {
         }
         flipByte(journal, PAGE + 100); // inside slot 1, page 1's new image
         assertEquals(2, openDescriptors(file, journal));
-        final CorruptFileException e = assertThrows(CorruptFileException.class, pool::close);
+        final CorruptFileException e = assertCorrupt(pool::close);
         assertEquals(journal, e.file());
         assertEquals(1, e.page());
         assertEquals(0, openDescriptors(file, journal), "file and journal closed");

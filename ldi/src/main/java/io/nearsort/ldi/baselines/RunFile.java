@@ -1,7 +1,7 @@
 package io.nearsort.ldi.baselines;
 
 import io.nearsort.ldi.io.BucketLocation;
-import io.nearsort.ldi.io.CorruptFileException;
+import io.nearsort.core.CorruptFileException;
 import io.nearsort.ldi.io.RecordFile;
 import io.nearsort.ldi.projection.BlockMerger;
 import io.nearsort.ldi.projection.ProjectionLayout;

@@ -1,6 +1,6 @@
 package io.nearsort.ldi.commit;
 
-import io.nearsort.ldi.io.CorruptFileException;
+import io.nearsort.core.CorruptFileException;
 import io.nearsort.ldi.io.RecordFile;
 
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.nearsort.ldi.commit;
 
-import io.nearsort.ldi.io.CorruptFileException;
+import io.nearsort.core.CorruptFileException;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -1,7 +1,7 @@
 package io.nearsort.ldi.ibtree;
 
 import io.nearsort.core.sortedness.StableMergeSort;
-import io.nearsort.ldi.io.CorruptFileException;
+import io.nearsort.core.CorruptFileException;
 import io.nearsort.ldi.io.RecordFile;
 
 import java.io.IOException;

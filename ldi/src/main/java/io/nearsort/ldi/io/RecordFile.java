@@ -1,5 +1,7 @@
 package io.nearsort.ldi.io;
 
+import io.nearsort.core.CorruptFileException;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -4,7 +4,7 @@ import io.nearsort.ldi.commit.BucketEntry;
 import io.nearsort.ldi.commit.ProjectionCommit;
 import io.nearsort.ldi.ibtree.DiskIntervalBTree;
 import io.nearsort.ldi.ibtree.IntervalBTree;
-import io.nearsort.ldi.io.CorruptFileException;
+import io.nearsort.core.CorruptFileException;
 import org.agrona.collections.Int2IntHashMap;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;

@@ -1,5 +1,6 @@
 package io.nearsort.ldi.projection;
 
+import io.nearsort.core.CorruptFileException;
 import io.nearsort.ldi.bucketing.BucketizerStats;
 import io.nearsort.ldi.commit.CommitPoint;
 import io.nearsort.ldi.commit.Manifest;
@@ -58,7 +59,7 @@ import java.util.stream.Stream;
  * One process at a time opens a store: {@value StoreLock#FILE} is locked while it is open. The store keeps rows not
  * yet written and cursor windows within a heap budget ({@link ColumnStoreOptions#memoryBudget}); it has no off-heap
  * memory. Every error names the store directory or the file. Files carry magic numbers, versions and CRC32C
- * checksums: corruption is reported as a {@link io.nearsort.ldi.io.CorruptFileException}, never returned as data.
+ * checksums: corruption is reported as a {@link CorruptFileException}, never returned as data.
  *
  * <h2>Threads</h2>
  * One thread appends, flushes, maintains, reclaims and closes; any number of threads query concurrently with it (the
@@ -116,7 +117,7 @@ public final class ColumnStore implements ColumnarStore {
             try {
                 stored = TableLayout.decode(log.layout());
             } catch (IllegalStateException e) {
-                throw new io.nearsort.ldi.io.CorruptFileException(log.path(), 0, e.getMessage());
+                throw new CorruptFileException(log.path(), 0, e.getMessage());
             }
             if (given != null && !given.equals(stored)) {
                 throw new IllegalArgumentException(log.path() + " was written for " + stored.describe() + ", not "
@@ -158,7 +159,7 @@ public final class ColumnStore implements ColumnarStore {
         for (ProjectionStore s : ordered) {
             if (s.maxRowId() >= committedRows) {
                 close();
-                throw new io.nearsort.ldi.io.CorruptFileException(manifest.path(), manifest.bytes(), "projection "
+                throw new CorruptFileException(manifest.path(), manifest.bytes(), "projection "
                         + s.layout().name() + " holds row " + s.maxRowId() + " but the last commit has "
                         + committedRows + " rows");
             }

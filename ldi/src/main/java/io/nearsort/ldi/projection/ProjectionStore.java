@@ -10,7 +10,7 @@ import io.nearsort.ldi.commit.ProjectionCommit;
 import io.nearsort.ldi.commit.ProjectionState;
 import io.nearsort.ldi.io.BucketLocation;
 import io.nearsort.ldi.io.BucketPointer;
-import io.nearsort.ldi.io.CorruptFileException;
+import io.nearsort.core.CorruptFileException;
 import io.nearsort.ldi.io.IoHandler;
 import io.nearsort.ldi.io.RecordFile;
 import io.nearsort.ldi.io.Segments;

@@ -1,5 +1,6 @@
 package io.nearsort.ldi.commit;
 
+import io.nearsort.core.CorruptFileException;
 import io.nearsort.ldi.io.BucketPointer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -188,7 +189,7 @@ class ManifestTest {
             m.commit(meta, 0, List.of(new ProjectionCommit(List.of(), new long[] {BucketPointer.of(0, 40)}, 0, 0, 0)),
                     new int[][] {{}});
         }
-        final io.nearsort.ldi.io.CorruptFileException e = assertThrows(io.nearsort.ldi.io.CorruptFileException.class,
+        final CorruptFileException e = assertThrows(CorruptFileException.class,
                 () -> Manifest.open(dir, 1, 2, -1, 1 << 20));
         assertTrue(e.getMessage().contains("not live"), e.getMessage());
     }

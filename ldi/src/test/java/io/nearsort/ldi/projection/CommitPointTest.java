@@ -2,7 +2,7 @@ package io.nearsort.ldi.projection;
 
 import io.nearsort.ldi.commit.CommitPoint;
 import io.nearsort.ldi.commit.ManifestDescriptor;
-import io.nearsort.ldi.io.CorruptFileException;
+import io.nearsort.core.CorruptFileException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
