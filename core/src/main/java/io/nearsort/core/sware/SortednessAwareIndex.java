@@ -93,6 +93,8 @@ public final class SortednessAwareIndex implements LongIndex {
     private final SwareBuffer buffer;
     private final AdaptiveSorter sorter;
     private final double flushFraction;
+    /** Whether strictly ascending batches that find the buffer empty go straight to the tree. */
+    private final boolean sortedBatchesPastBuffer;
     /** The split ratio for in-order flushes; NaN when the tree's ratio is left as built (not adaptive). */
     private final double maxSplitRatio;
     private final int queryDrivenSortEntries;
@@ -154,6 +156,7 @@ public final class SortednessAwareIndex implements LongIndex {
         this.buffer = new SwareBuffer(config.bufferCapacity(), zoneSize, config.bloomBitsPerEntry());
         this.sorter = config.newSorter();
         this.flushFraction = config.flushFraction();
+        this.sortedBatchesPastBuffer = config.sortedBatchesPastBuffer();
         this.maxSplitRatio = config.adaptiveSplitRatio() ? config.splitRatio() : Double.NaN;
         this.queryDrivenSortEntries = config.queryDrivenSortThreshold() == 0.0 ? 0
                 : Math.max(1, (int) Math.ceil(config.queryDrivenSortThreshold() * config.bufferCapacity()));
@@ -244,6 +247,14 @@ public final class SortednessAwareIndex implements LongIndex {
         int i = from;
         while (i < to) {
             final int end = Math.min(to, i + PUT_ALL_CHUNK);
+            // A racy hint in a multi-writer index: appendPastEmptyBuffer checks again under the lock.
+            if (sortedBatchesPastBuffer && buffer.isEmpty()) {
+                final int taken = appendPastEmptyBuffer(keys, values, i, end);
+                if (taken > 0) {
+                    i += taken;
+                    continue;
+                }
+            }
             if (concurrency == Concurrency.SINGLE_WRITER) {
                 i = appendChunkWithoutLock(keys, values, i, end);
                 if (i == end) {
@@ -267,6 +278,39 @@ public final class SortednessAwareIndex implements LongIndex {
             } finally {
                 unlockForWrite(); // publishes entries a lock-free start of this chunk appended
             }
+        }
+    }
+
+    /**
+     * {@link SortednessAwareIndexBuilder#sortedBatchesPastBuffer}: bulk-appends {@code ks[from, end)} to the tree
+     * when it is strictly ascending, the buffer is empty and the tree's keys all lie below it (a run detached by
+     * an earlier flush cycle is written first). Its entries then are where the whole flush of a strictly
+     * ascending buffer would have put them (§IV-A), without having been copied through the buffer.
+     *
+     * @return the entries taken: {@code end - from}, or 0 (nothing done) when the chunk does not qualify
+     */
+    private int appendPastEmptyBuffer(final long[] ks, final long[] vs, final int from, final int end) {
+        for (int k = from + 1; k < end; k++) {
+            if (ks[k] <= ks[k - 1]) {
+                return 0;
+            }
+        }
+        lockForWrite();
+        try {
+            if (!buffer.isEmpty()) {
+                return 0;
+            }
+            beginTreeWrite();
+            if (!tree.isEmpty() && ks[from] <= tree.lastKey()) {
+                return 0;
+            }
+            adaptSplitRatio(ks, from, end, end - from);
+            tree.bulkAppend(ks, vs, from, end);
+            counters.batchesPastBuffer++;
+            counters.entriesPastBuffer += end - from;
+            return end - from;
+        } finally {
+            unlockForWrite();
         }
     }
 
@@ -970,6 +1014,8 @@ public final class SortednessAwareIndex implements LongIndex {
                     .counter(SwareCounters.BUFFER_FLUSHES, counters.bufferFlushes)
                     .counter(SwareCounters.FLUSHED_ENTRIES, counters.flushedEntries)
                     .counter(SwareCounters.UNSORTED_PREFIX_FLUSHES, counters.prefixFlushesWithoutSort)
+                    .counter(SwareCounters.BATCHES_PAST_BUFFER, counters.batchesPastBuffer)
+                    .counter(SwareCounters.ENTRIES_PAST_BUFFER, counters.entriesPastBuffer)
                     .counter(SwareCounters.KL_SORTS, counters.klSorts)
                     .counter(SwareCounters.KL_FALLBACKS, counters.klFallbacks)
                     .counter(SwareCounters.MERGE_SORTS, counters.mergeSorts)

@@ -23,6 +23,7 @@ public final class SortednessAwareIndexBuilder {
 
     private int bufferCapacity = DEFAULT_BUFFER_CAPACITY;
     private double flushFraction = 0.5;
+    private boolean sortedBatchesPastBuffer = true;
     private double queryDrivenSortThreshold = 0.10;
     private int bloomBitsPerEntry = 10;
     private double sortKThreshold = AdaptiveSorter.DEFAULT_K_THRESHOLD;
@@ -73,6 +74,21 @@ public final class SortednessAwareIndexBuilder {
             throw new IllegalArgumentException("flushFraction must be in (0, 1] (got: " + fraction + ")");
         }
         this.flushFraction = fraction;
+        return this;
+    }
+
+    /**
+     * Whether a {@code putAll} batch that is strictly ascending, finds the buffer empty and lies above every key
+     * already indexed goes to the tree by one bulk append instead of through the buffer (default true). The
+     * buffer would only hold such a batch until a flush cycle appended it to the tree unchanged (§IV-A flushes a
+     * strictly ascending buffer whole); passing it by saves copying every entry through the buffer, which is
+     * most of what a sorted stream written in batches costs. The price is the one a whole flush already pays: a
+     * key that arrives later and belongs among a batch that went past is top-inserted rather than absorbed by the
+     * buffer. With false, a batch leaves the buffer, the tree and every counter exactly as one {@code put} per
+     * entry would.
+     */
+    public SortednessAwareIndexBuilder sortedBatchesPastBuffer(final boolean enabled) {
+        this.sortedBatchesPastBuffer = enabled;
         return this;
     }
 
@@ -196,6 +212,10 @@ public final class SortednessAwareIndexBuilder {
 
     double flushFraction() {
         return flushFraction;
+    }
+
+    boolean sortedBatchesPastBuffer() {
+        return sortedBatchesPastBuffer;
     }
 
     double queryDrivenSortThreshold() {

@@ -13,6 +13,10 @@ final class SwareCounters {
     static final String BUFFER_FLUSHES = "bufferFlushes";
     /** Entries moved from the buffer to the tree. */
     static final String FLUSHED_ENTRIES = "flushedEntries";
+    /** Strictly ascending {@code putAll} batches bulk-appended to the tree past the empty buffer. */
+    static final String BATCHES_PAST_BUFFER = "sortedBatchesPastBuffer";
+    /** Entries of those batches. */
+    static final String ENTRIES_PAST_BUFFER = "entriesPastBuffer";
     /** Flushes that took the sorted prefix up to lastSortedZone without sorting first (§IV-A). */
     static final String UNSORTED_PREFIX_FLUSHES = "prefixFlushesWithoutSort";
     /** Buffer sorts by the (K,L)-adaptive sort (§IV-C). */
@@ -51,6 +55,8 @@ final class SwareCounters {
     long bufferFlushes;
     long flushedEntries;
     long prefixFlushesWithoutSort;
+    long batchesPastBuffer;
+    long entriesPastBuffer;
     long klSorts;
     long klFallbacks;
     long mergeSorts;

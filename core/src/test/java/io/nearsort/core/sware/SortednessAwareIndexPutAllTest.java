@@ -14,6 +14,7 @@ import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Batched writes ({@code putAll}) against a TreeMap, interleaved with single writes, deletes and reads, in every
@@ -75,6 +76,106 @@ class SortednessAwareIndexPutAllTest {
                 assertEquals(oracle, index.asNavigableMap(), "buffer " + capacity);
                 assertEquals(oracle.size(), index.size());
             }
+        }
+    }
+
+    /**
+     * Sorted batches as a sink hands them over (a few hundred strictly ascending keys per call), broken now and
+     * then by a late key, a duplicate, a delete, a single put or a flush: with sortedBatchesPastBuffer on (the
+     * default), a batch that finds the buffer empty goes to the tree, a late key after it lands in the tree as a
+     * top-insert, and the index agrees with a TreeMap throughout, in every concurrency mode and buffer size.
+     */
+    @ParameterizedTest
+    @EnumSource(Concurrency.class)
+    void sortedBatchesGoPastAnEmptyBufferAndLateKeysStillLand(final Concurrency concurrency) {
+        for (int capacity : new int[] {1, 5, 64, 1000}) {
+            final SplittableRandom rnd = new SplittableRandom(17L * capacity);
+            final TreeMap<Long, Long> oracle = new TreeMap<>();
+            final String label = concurrency + ", buffer " + capacity;
+            try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(capacity).pageSize(512)
+                    .concurrency(concurrency).build()) {
+                long next = Long.MIN_VALUE + 100_000_000L; // late keys stay above Long.MIN_VALUE
+                for (int round = 0; round < 300; round++) {
+                    final int n = 1 + rnd.nextInt(round % 25 == 0 ? 5000 : 400);
+                    final long[] keys = new long[n];
+                    final int disorder = rnd.nextInt(6);
+                    for (int i = 0; i < n; i++) {
+                        next += 1 + rnd.nextInt(round % 4 == 0 ? 1 : 50);
+                        keys[i] = next;
+                    }
+                    if (disorder == 0 && n > 2) {
+                        keys[rnd.nextInt(1, n)] = next - rnd.nextInt(1, 3 * n);  // a late key inside the batch
+                    } else if (disorder == 1 && n > 2) {
+                        final int at = rnd.nextInt(1, n);
+                        keys[at] = keys[at - 1];                                   // a duplicate
+                    }
+                    if (round == 0) {
+                        keys[0] = Long.MIN_VALUE;
+                    } else if (round == 299) {
+                        keys[n - 1] = Long.MAX_VALUE;
+                    }
+                    final long[] values = rnd.longs(n).toArray();
+                    index.putAll(keys, values, 0, n);
+                    for (int i = 0; i < n; i++) {
+                        oracle.put(keys[i], values[i]);
+                    }
+                    switch (rnd.nextInt(8)) {
+                        case 0 -> {                                                // a late key after the batch
+                            final long late = next - rnd.nextInt(1, 4 * n + 4);
+                            final long v = rnd.nextLong();
+                            index.put(late, v);
+                            oracle.put(late, v);
+                        }
+                        case 1 -> {                                                // a delete of a recent key
+                            final long gone = keys[rnd.nextInt(n)];
+                            index.remove(gone);
+                            oracle.remove(gone);
+                        }
+                        case 2 -> index.flush();
+                        default -> { }
+                    }
+                    final long probe = next - rnd.nextInt(2 * n + 2);
+                    final Long expected = oracle.get(probe);
+                    assertEquals(expected == null ? 7L : expected, index.getOrDefault(probe, 7L), label);
+                    if (round % 30 == 0) {
+                        assertEquals(oracle, index.asNavigableMap(), label + ", round " + round);
+                    }
+                }
+                index.flush();
+                assertEquals(oracle, index.asNavigableMap(), label);
+                assertEquals(oracle.size(), index.size(), label);
+                final long past = index.stats().counter(SwareCounters.ENTRIES_PAST_BUFFER);
+                assertTrue(past > 0 && index.stats().counter(SwareCounters.BATCHES_PAST_BUFFER) > 0,
+                        label + ": sorted batches went past the buffer");
+                assertTrue(past < oracle.size(), label + ": late keys made the buffer take batches too");
+            }
+        }
+    }
+
+    @Test
+    void aSortedBatchGoesPastOnlyAnEmptyBufferAndOnlyAboveTheTree() {
+        try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(100).pageSize(512).build()) {
+            index.putAll(new long[] {10, 20, 30}, new long[] {1, 2, 3}, 0, 3);
+            assertEquals(3, index.stats().counter(SwareCounters.ENTRIES_PAST_BUFFER), "an empty index");
+            assertEquals(0, index.stats().counter("bufferEntries"));
+            index.put(5, 0);                                               // a late key: into the buffer
+            index.putAll(new long[] {40, 50}, new long[] {4, 5}, 0, 2);    // the buffer is not empty
+            assertEquals(3, index.stats().counter(SwareCounters.ENTRIES_PAST_BUFFER));
+            assertEquals(3, index.stats().counter("bufferEntries"));
+            index.flush();
+            index.putAll(new long[] {45, 60}, new long[] {9, 6}, 0, 2);    // starts below the tree's largest key
+            assertEquals(3, index.stats().counter(SwareCounters.ENTRIES_PAST_BUFFER));
+            index.flush();
+            index.putAll(new long[] {70, 70}, new long[] {7, 8}, 0, 2);    // not strictly ascending
+            assertEquals(3, index.stats().counter(SwareCounters.ENTRIES_PAST_BUFFER));
+            index.flush();
+            index.putAll(new long[] {80, 90}, new long[] {8, 9}, 0, 2);
+            assertEquals(5, index.stats().counter(SwareCounters.ENTRIES_PAST_BUFFER));
+            assertEquals(2, index.stats().counter(SwareCounters.BATCHES_PAST_BUFFER));
+            final TreeMap<Long, Long> expected = new TreeMap<>(java.util.Map.of(5L, 0L, 10L, 1L, 20L, 2L,
+                    30L, 3L, 40L, 4L, 45L, 9L, 50L, 5L, 60L, 6L, 70L, 8L, 80L, 8L));
+            expected.put(90L, 9L);
+            assertEquals(expected, index.asNavigableMap());
         }
     }
 
@@ -219,9 +320,14 @@ class SortednessAwareIndexPutAllTest {
         return counters;
     }
 
+    /**
+     * The indexes of the tests that compare putAll with one put per entry: with sortedBatchesPastBuffer off, the
+     * configuration in which the builder promises that equivalence (a batch past the buffer leaves its entries in
+     * the tree instead, see {@link #sortedBatchesGoPastAnEmptyBufferAndLateKeysStillLand}).
+     */
     private static SortednessAwareIndex build(final int capacity, final double flushFraction,
                                               final Concurrency concurrency) {
         return Indexes.saBPlusTree().bufferCapacity(capacity).flushFraction(flushFraction).pageSize(512)
-                .concurrency(concurrency).build();
+                .concurrency(concurrency).sortedBatchesPastBuffer(false).build();
     }
 }
