@@ -106,8 +106,8 @@ public final class NearsortSink<T> implements Sink<T>, SupportsWriterState<T, Ne
 
     /** The stores' options: no commit on close, so that only checkpoints (and the end of input) commit. */
     ColumnStoreOptions options() {
-        return ColumnStoreOptions.defaults().withCommitOnClose(false).withMemoryBudget(memoryBudget)
-                .withRetainedCommits(retainedCommits);
+        return ColumnStoreOptions.builder().commitOnClose(false).memoryBudget(memoryBudget)
+                .retainedCommits(retainedCommits).build();
     }
 
     /** Builds a {@link NearsortSink}; every value is checked, and {@link #build} names what is missing. */

@@ -26,7 +26,7 @@ import java.util.Optional;
  *
  * <p>Exactly once, with checkpointing and a replayable source: the store's rows at a commit are exactly the elements
  * before that checkpoint's barrier. A restore from checkpoint c reopens the store at c's commit
- * ({@link ColumnStoreOptions#atCommit}), discarding the rows and the commits made after it (of checkpoints that never
+ * ({@link ColumnStoreOptions.Builder#atCommit}), discarding the rows and the commits made after it (of checkpoints that never
  * completed), and the source replays from c. A start without state — a new job, or this job restarted before any of
  * its checkpoints completed — rolls the store back to the commit this job made when it first opened it (the start
  * marker), so a replay from the beginning is not stored twice; a new job appends to what earlier jobs stored. The
@@ -145,7 +145,7 @@ final class NearsortSinkWriter<T> implements StatefulSinkWriter<T, NearsortWrite
                 store.close();
                 store = null;
                 store = ColumnStore.open(dir, layout.schema(), projections,
-                        sink.options().atCommit(target.get().id()));
+                        sink.options().toBuilder().atCommit(target.get().id()).build());
                 LOG.info("subtask {}: store {} rolled back to commit {} ({}), discarding {} rows of later commits",
                         subtask, dir, target.get().id(), target.get().metadata(), discarded);
             }

@@ -91,8 +91,8 @@ public final class Event implements Serializable {
     }
 
     private static ColumnStore openWhenReleased(final Path dir) throws IOException {
-        return ColumnStore.openWhenReleased(60_000, () -> ColumnStore.open(dir, ColumnStoreOptions.defaults()
-                .withCommitOnClose(false).withRetainedCommits(10_000)));
+        return ColumnStore.openWhenReleased(60_000, () -> ColumnStore.open(dir, ColumnStoreOptions.builder()
+                .commitOnClose(false).retainedCommits(10_000).build()));
     }
 
     /** Asserts that ids {@code [0, n)} each occur once and no other does. */

@@ -150,8 +150,8 @@ class MiniClusterTest {
         // The restore rolled each store back past a commit of a checkpoint that never completed: the commit ids,
         // never reused, have a gap where that commit was.
         for (int s = 0; s < PARALLELISM; s++) {
-            try (ColumnStore store = ColumnStore.open(sink.storeDirectory(s), ColumnStoreOptions.defaults()
-                    .withCommitOnClose(false).withRetainedCommits(50))) {
+            try (ColumnStore store = ColumnStore.open(sink.storeDirectory(s), ColumnStoreOptions.builder()
+                    .commitOnClose(false).retainedCommits(50).build())) {
                 final List<CommitPoint> commits = store.commits();
                 boolean gap = false;
                 for (int i = 1; i < commits.size(); i++) {

@@ -221,7 +221,7 @@ final class IngestCommand extends NearsortMain.Subcommand {
                                  final List<Projection> projections) throws IOException {
         try {
             return ColumnStore.open(dir, table.schema(), projections,
-                    ColumnStoreOptions.defaults().withCommitOnClose(false));
+                    ColumnStoreOptions.builder().commitOnClose(false).build());
         } catch (IllegalArgumentException e) {
             throw command.badArgument("--dir " + dir + ": " + e.getMessage());
         }

@@ -94,8 +94,8 @@ final class QueryCommand extends NearsortMain.Subcommand {
         // A query never commits, and the store trims its commit points (and deletes the segments only they refer to)
         // only when it commits, so a sink's rollback targets survive a query whatever is asked here; asking for the
         // most a store may retain keeps every retained commit visible to the opened store too.
-        try (ColumnStore store = ColumnStore.open(dir, ColumnStoreOptions.defaults().withCommitOnClose(false)
-                .withRetainedCommits(10_000))) {
+        try (ColumnStore store = ColumnStore.open(dir, ColumnStoreOptions.builder().commitOnClose(false)
+                .retainedCommits(10_000).build())) {
             if (list) {
                 return list(store);
             }

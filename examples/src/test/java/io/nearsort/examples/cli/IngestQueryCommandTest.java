@@ -223,8 +223,8 @@ class IngestQueryCommandTest {
         final Path store = dir.resolve("sink");
         final Schema schema = Schema.of(Column.longColumn("t"), Column.longColumn("id"));
         final List<Projection> projections = List.of(Projection.of("by_t", "t", "t", "id"));
-        final ColumnStoreOptions sinkOptions = ColumnStoreOptions.defaults().withCommitOnClose(false)
-                .withRetainedCommits(10);
+        final ColumnStoreOptions sinkOptions = ColumnStoreOptions.builder().commitOnClose(false)
+                .retainedCommits(10).build();
         try (ColumnStore s = ColumnStore.open(store, schema, projections, sinkOptions)) {
             for (long c = 1; c <= 5; c++) {
                 s.append(c, c);
@@ -239,7 +239,8 @@ class IngestQueryCommandTest {
             assertEquals(List.of("1", "2", "3", "4", "5"), s.commits().stream()
                     .map(c -> c.metadata().get("checkpoint")).toList(), "the commits a sink may roll back to");
         }
-        try (ColumnStore s = ColumnStore.open(store, schema, projections, sinkOptions.atCommit(1))) {
+        try (ColumnStore s = ColumnStore.open(store, schema, projections,
+                sinkOptions.toBuilder().atCommit(1).build())) {
             assertEquals(1, s.rows(), "the first commit can still be reopened");
         }
     }

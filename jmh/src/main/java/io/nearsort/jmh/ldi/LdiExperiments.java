@@ -366,8 +366,8 @@ public final class LdiExperiments {
      */
     private void reclaim() throws Exception {
         final Path dir = root.resolve("reclaim");
-        final io.nearsort.ldi.projection.ColumnStoreOptions options = StoreKind.ldiOptions(1, 2.0)
-                .withSegmentBytes(8L << 20).withReclamation(0);
+        final io.nearsort.ldi.projection.ColumnStoreOptions options = StoreKind.ldiOptions(1, 2.0).toBuilder()
+                .segmentBytes(8L << 20).reclamation(0).build();
         try (ColumnStore store = ColumnStore.open(dir, table.schema(), table.projections(), options)) {
             loadBatches(store, Math.max(1, table.rows() / 10));
             store.flush(java.util.Map.of("step", "loaded"));

@@ -45,8 +45,8 @@ enum StoreKind {
 
     /** LDI without background maintenance (the paper's load measures LDI alone). */
     static ColumnStoreOptions ldiOptions(final int readers, final double theta) {
-        return ColumnStoreOptions.defaults().withBuckets(BUCKET_ROWS, BUFFER_ROWS).withMaintenance(0)
-                .withReaders(readers, theta, THETA_GROUP);
+        return ColumnStoreOptions.builder().buckets(BUCKET_ROWS, BUFFER_ROWS).maintenance(0)
+                .readers(readers, theta, THETA_GROUP).build();
     }
 
     /** g: θ is measured for groups of this many buckets. */

@@ -39,13 +39,13 @@ import java.util.stream.Stream;
  * {@link #lastCommit()} returns it after a reopen. A crash at any moment leaves the store openable at its last
  * completed commit with exactly that commit's rows: what was appended after it is gone. The last
  * {@link ColumnStoreOptions#retainedCommits} commit points are retained, and the store can be reopened at any of
- * them ({@link ColumnStoreOptions#atCommit}), discarding what came after.
+ * them ({@link ColumnStoreOptions.Builder#atCommit}), discarding what came after.
  *
  * <p>For a Kafka Connect sink: {@code flush(Map.of(topicPartition, nextOffset, …))} in {@code preCommit} (return those
  * offsets), {@code lastCommit()} in {@code open} to seek the partitions. For a Flink sink: {@code flush(Map.of(
  * "checkpointId", id))} when a checkpoint is taken; on restore from checkpoint c, reopen
  * {@code atCommit(the commit whose checkpointId is c)}. Open such a store with
- * {@link ColumnStoreOptions#withCommitOnClose withCommitOnClose(false)}, so that only checkpoints commit.
+ * {@link ColumnStoreOptions.Builder#commitOnClose commitOnClose(false)}, so that only checkpoints commit.
  *
  * <h2>Space</h2>
  * Maintenance (§3.3) sort-merges the non-compacted buckets into compacted ones: in the background on each
@@ -697,7 +697,7 @@ public final class ColumnStore implements ColumnarStore {
 
     /**
      * Commits what was appended or changed since the last commit (with its metadata) unless the store was opened
-     * {@link ColumnStoreOptions#withCommitOnClose without commit on close}, then closes every file and releases the
+     * {@link ColumnStoreOptions.Builder#commitOnClose without commit on close}, then closes every file and releases the
      * lock. After a failure nothing is committed.
      */
     @Override

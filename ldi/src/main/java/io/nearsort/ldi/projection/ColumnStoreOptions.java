@@ -7,7 +7,8 @@ import io.nearsort.ldi.io.Segments;
  * Tuning of a {@link ColumnStore}: the LDI knobs each projection's bucketizer gets (§2–3), the IB-tree's (§4.1),
  * maintenance's (§3.3) and the I/O handler's (§4.2), and how the store keeps its files: segment size, commit points
  * retained, space reclamation, the memory budget. Every projection learns its intervals from a training prefix.
- * Start from {@link #defaults()} and change what you need with the {@code with…} methods; every value is checked.
+ * Build them with {@link #builder()} (from the defaults) or {@link #toBuilder()}; {@link Builder#build()} checks
+ * the values.
  *
  * @param bucketCapacity     rows per bucket (n)
  * @param bufferCapacity     rows in each projection's main buffer (B)
@@ -28,7 +29,7 @@ import io.nearsort.ldi.io.Segments;
  *                           sort-merge (§3.3); 0 turns background maintenance off ({@link ColumnStore#maintain}
  *                           still runs it on demand)
  * @param segmentBytes       size at which a projection's active segment file is sealed and a new one started
- * @param retainedCommits    commit points kept: the store can be reopened at any of them ({@link #atCommit})
+ * @param retainedCommits    commit points kept: the store can be reopened at any of them ({@link Builder#atCommit})
  * @param commitPoint        the retained commit point to open at, discarding the later ones; -1 for the last
  * @param commitOnClose      whether {@link ColumnStore#close()} commits what was appended since the last commit
  *                           (with the last commit's metadata); a stream sink turns this off, so that only its own
@@ -101,106 +102,173 @@ public record ColumnStoreOptions(int bucketCapacity, int bufferCapacity, int tra
      * sealed segments half dead, cursor windows of 65,536 rows.
      */
     public static ColumnStoreOptions defaults() {
-        return new ColumnStoreOptions(BucketizerBuilder.DEFAULT_BUCKET_CAPACITY,
-                64 * BucketizerBuilder.DEFAULT_BUCKET_CAPACITY, 64 * BucketizerBuilder.DEFAULT_BUCKET_CAPACITY,
-                0, 64 * BucketizerBuilder.DEFAULT_BUCKET_CAPACITY,
-                BucketizerBuilder.DEFAULT_PHI_MAX, BucketizerBuilder.DEFAULT_PHI_MIN, 1, 8.0, 8, 128, 1, 256, 256,
-                64L << 20, 2, -1, true, 512L << 20, 0.5, 1 << 16);
+        return builder().build();
     }
 
-    public ColumnStoreOptions withBuckets(final int bucketRows, final int bufferRows) {
-        return new ColumnStoreOptions(bucketRows, bufferRows, trainingPrefix, fanout, windowSize, phiMax, phiMin,
-                readerThreads, theta, thetaGroup, indexFanout, indexNodeUnits, indexCachePages, maintenanceTrigger,
-                segmentBytes, retainedCommits, commitPoint, commitOnClose, memoryBudget, reclaimThreshold,
-                cursorWindowRows);
+    /** A builder starting from the {@linkplain #defaults() defaults}. */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    public ColumnStoreOptions withTraining(final int prefixRows, final int k, final int windowRows) {
-        return new ColumnStoreOptions(bucketCapacity, bufferCapacity, prefixRows, k, windowRows, phiMax, phiMin,
-                readerThreads, theta, thetaGroup, indexFanout, indexNodeUnits, indexCachePages, maintenanceTrigger,
-                segmentBytes, retainedCommits, commitPoint, commitOnClose, memoryBudget, reclaimThreshold,
-                cursorWindowRows);
+    /** A builder starting from these options: change what differs, {@link Builder#build()} checks the result. */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
-    public ColumnStoreOptions withReaders(final int threads, final double theta, final int thetaGroup) {
-        return new ColumnStoreOptions(bucketCapacity, bufferCapacity, trainingPrefix, fanout, windowSize, phiMax,
-                phiMin, threads, theta, thetaGroup, indexFanout, indexNodeUnits, indexCachePages, maintenanceTrigger,
-                segmentBytes, retainedCommits, commitPoint, commitOnClose, memoryBudget, reclaimThreshold,
-                cursorWindowRows);
-    }
+    /** Builds {@link ColumnStoreOptions}; {@link #build()} checks the values and names the one out of range. */
+    public static final class Builder {
+        private int bucketCapacity = BucketizerBuilder.DEFAULT_BUCKET_CAPACITY;
+        private int bufferCapacity = 64 * BucketizerBuilder.DEFAULT_BUCKET_CAPACITY;
+        private int trainingPrefix = 64 * BucketizerBuilder.DEFAULT_BUCKET_CAPACITY;
+        private int fanout = 0;
+        private int windowSize = 64 * BucketizerBuilder.DEFAULT_BUCKET_CAPACITY;
+        private double phiMax = BucketizerBuilder.DEFAULT_PHI_MAX;
+        private double phiMin = BucketizerBuilder.DEFAULT_PHI_MIN;
+        private int readerThreads = 1;
+        private double theta = 8.0;
+        private int thetaGroup = 8;
+        private int indexFanout = 128;
+        private int indexNodeUnits = 1;
+        private int indexCachePages = 256;
+        private int maintenanceTrigger = 256;
+        private long segmentBytes = 64L << 20;
+        private int retainedCommits = 2;
+        private long commitPoint = -1;
+        private boolean commitOnClose = true;
+        private long memoryBudget = 512L << 20;
+        private double reclaimThreshold = 0.5;
+        private int cursorWindowRows = 1 << 16;
 
-    /** IB-tree nodes of {@code k·4 KiB}, {@code cachePages} of them kept in memory. */
-    public ColumnStoreOptions withIndex(final int k, final int cachePages) {
-        return new ColumnStoreOptions(bucketCapacity, bufferCapacity, trainingPrefix, fanout, windowSize, phiMax,
-                phiMin, readerThreads, theta, thetaGroup, indexFanout, k, cachePages, maintenanceTrigger,
-                segmentBytes, retainedCommits, commitPoint, commitOnClose, memoryBudget, reclaimThreshold,
-                cursorWindowRows);
-    }
+        private Builder() {
+        }
 
-    /** Background maintenance after {@code trigger} non-compacted buckets; 0 for on demand only. */
-    public ColumnStoreOptions withMaintenance(final int trigger) {
-        return new ColumnStoreOptions(bucketCapacity, bufferCapacity, trainingPrefix, fanout, windowSize, phiMax,
-                phiMin, readerThreads, theta, thetaGroup, indexFanout, indexNodeUnits, indexCachePages, trigger,
-                segmentBytes, retainedCommits, commitPoint, commitOnClose, memoryBudget, reclaimThreshold,
-                cursorWindowRows);
-    }
+        private Builder(final ColumnStoreOptions o) {
+            this.bucketCapacity = o.bucketCapacity;
+            this.bufferCapacity = o.bufferCapacity;
+            this.trainingPrefix = o.trainingPrefix;
+            this.fanout = o.fanout;
+            this.windowSize = o.windowSize;
+            this.phiMax = o.phiMax;
+            this.phiMin = o.phiMin;
+            this.readerThreads = o.readerThreads;
+            this.theta = o.theta;
+            this.thetaGroup = o.thetaGroup;
+            this.indexFanout = o.indexFanout;
+            this.indexNodeUnits = o.indexNodeUnits;
+            this.indexCachePages = o.indexCachePages;
+            this.maintenanceTrigger = o.maintenanceTrigger;
+            this.segmentBytes = o.segmentBytes;
+            this.retainedCommits = o.retainedCommits;
+            this.commitPoint = o.commitPoint;
+            this.commitOnClose = o.commitOnClose;
+            this.memoryBudget = o.memoryBudget;
+            this.reclaimThreshold = o.reclaimThreshold;
+            this.cursorWindowRows = o.cursorWindowRows;
+        }
 
-    /** Segment files sealed at {@code bytes}. */
-    public ColumnStoreOptions withSegmentBytes(final long bytes) {
-        return new ColumnStoreOptions(bucketCapacity, bufferCapacity, trainingPrefix, fanout, windowSize, phiMax,
-                phiMin, readerThreads, theta, thetaGroup, indexFanout, indexNodeUnits, indexCachePages,
-                maintenanceTrigger, bytes, retainedCommits, commitPoint, commitOnClose, memoryBudget,
-                reclaimThreshold, cursorWindowRows);
-    }
+        /** Buckets of {@code bucketRows} rows (n), main buffers of {@code bufferRows} rows (B). */
+        public Builder buckets(final int bucketRows, final int bufferRows) {
+            this.bucketCapacity = bucketRows;
+            this.bufferCapacity = bufferRows;
+            return this;
+        }
 
-    /** Keeps the last {@code n} commit points. */
-    public ColumnStoreOptions withRetainedCommits(final int n) {
-        return new ColumnStoreOptions(bucketCapacity, bufferCapacity, trainingPrefix, fanout, windowSize, phiMax,
-                phiMin, readerThreads, theta, thetaGroup, indexFanout, indexNodeUnits, indexCachePages,
-                maintenanceTrigger, segmentBytes, n, commitPoint, commitOnClose, memoryBudget, reclaimThreshold,
-                cursorWindowRows);
-    }
+        /**
+         * Training on a prefix of {@code prefixRows} rows with a {@code k}-ary training tree (0: intervals by load),
+         * time windows of {@code windowRows} rows (§3.1).
+         */
+        public Builder training(final int prefixRows, final int k, final int windowRows) {
+            this.trainingPrefix = prefixRows;
+            this.fanout = k;
+            this.windowSize = windowRows;
+            return this;
+        }
 
-    /**
-     * Opens the store at retained commit point {@code id} instead of the last, discarding every later commit (and
-     * what was appended after it) durably before {@code open} returns. -1: the last commit.
-     */
-    public ColumnStoreOptions atCommit(final long id) {
-        return new ColumnStoreOptions(bucketCapacity, bufferCapacity, trainingPrefix, fanout, windowSize, phiMax,
-                phiMin, readerThreads, theta, thetaGroup, indexFanout, indexNodeUnits, indexCachePages,
-                maintenanceTrigger, segmentBytes, retainedCommits, id, commitOnClose, memoryBudget, reclaimThreshold,
-                cursorWindowRows);
-    }
+        /** Split and merge thresholds Φmax and Φmin (Algorithm 1). */
+        public Builder thresholds(final double phiMax, final double phiMin) {
+            this.phiMax = phiMax;
+            this.phiMin = phiMin;
+            return this;
+        }
 
-    /** Whether {@link ColumnStore#close()} commits (the default) or leaves the store at its last commit. */
-    public ColumnStoreOptions withCommitOnClose(final boolean commit) {
-        return new ColumnStoreOptions(bucketCapacity, bufferCapacity, trainingPrefix, fanout, windowSize, phiMax,
-                phiMin, readerThreads, theta, thetaGroup, indexFanout, indexNodeUnits, indexCachePages,
-                maintenanceTrigger, segmentBytes, retainedCommits, commitPoint, commit, memoryBudget,
-                reclaimThreshold, cursorWindowRows);
-    }
+        /** {@code threads} reader threads (Eq. 9), θ of Eq. 8 measured for groups of {@code thetaGroup} buckets. */
+        public Builder readers(final int threads, final double theta, final int thetaGroup) {
+            this.readerThreads = threads;
+            this.theta = theta;
+            this.thetaGroup = thetaGroup;
+            return this;
+        }
 
-    /** A memory budget of {@code bytes}. */
-    public ColumnStoreOptions withMemoryBudget(final long bytes) {
-        return new ColumnStoreOptions(bucketCapacity, bufferCapacity, trainingPrefix, fanout, windowSize, phiMax,
-                phiMin, readerThreads, theta, thetaGroup, indexFanout, indexNodeUnits, indexCachePages,
-                maintenanceTrigger, segmentBytes, retainedCommits, commitPoint, commitOnClose, bytes,
-                reclaimThreshold, cursorWindowRows);
-    }
+        /** IB-tree nodes of {@code k·4 KiB}, {@code cachePages} of them kept in memory. */
+        public Builder index(final int k, final int cachePages) {
+            this.indexNodeUnits = k;
+            this.indexCachePages = cachePages;
+            return this;
+        }
 
-    /** Background reclamation of sealed segments at least {@code deadFraction} dead; 0 for on demand only. */
-    public ColumnStoreOptions withReclamation(final double deadFraction) {
-        return new ColumnStoreOptions(bucketCapacity, bufferCapacity, trainingPrefix, fanout, windowSize, phiMax,
-                phiMin, readerThreads, theta, thetaGroup, indexFanout, indexNodeUnits, indexCachePages,
-                maintenanceTrigger, segmentBytes, retainedCommits, commitPoint, commitOnClose, memoryBudget,
-                deadFraction, cursorWindowRows);
-    }
+        /** Background maintenance after {@code trigger} non-compacted buckets; 0 for on demand only. */
+        public Builder maintenance(final int trigger) {
+            this.maintenanceTrigger = trigger;
+            return this;
+        }
 
-    /** Streaming cursors hold {@code rows} rows per pass (at most twice as many at once). */
-    public ColumnStoreOptions withCursorWindow(final int rows) {
-        return new ColumnStoreOptions(bucketCapacity, bufferCapacity, trainingPrefix, fanout, windowSize, phiMax,
-                phiMin, readerThreads, theta, thetaGroup, indexFanout, indexNodeUnits, indexCachePages,
-                maintenanceTrigger, segmentBytes, retainedCommits, commitPoint, commitOnClose, memoryBudget,
-                reclaimThreshold, rows);
+        /** Segment files sealed at {@code bytes}. */
+        public Builder segmentBytes(final long bytes) {
+            this.segmentBytes = bytes;
+            return this;
+        }
+
+        /** Keeps the last {@code n} commit points. */
+        public Builder retainedCommits(final int n) {
+            this.retainedCommits = n;
+            return this;
+        }
+
+        /**
+         * Opens the store at retained commit point {@code id} instead of the last, discarding every later commit
+         * (and what was appended after it) durably before {@code open} returns. -1: the last commit.
+         */
+        public Builder atCommit(final long id) {
+            this.commitPoint = id;
+            return this;
+        }
+
+        /** Whether {@link ColumnStore#close()} commits (the default) or leaves the store at its last commit. */
+        public Builder commitOnClose(final boolean commit) {
+            this.commitOnClose = commit;
+            return this;
+        }
+
+        /** A memory budget of {@code bytes}. */
+        public Builder memoryBudget(final long bytes) {
+            this.memoryBudget = bytes;
+            return this;
+        }
+
+        /** Background reclamation of sealed segments at least {@code deadFraction} dead; 0 for on demand only. */
+        public Builder reclamation(final double deadFraction) {
+            this.reclaimThreshold = deadFraction;
+            return this;
+        }
+
+        /** Streaming cursors hold {@code rows} rows per pass (at most twice as many at once). */
+        public Builder cursorWindow(final int rows) {
+            this.cursorWindowRows = rows;
+            return this;
+        }
+
+        /**
+         * The options.
+         *
+         * @throws IllegalArgumentException naming the first value out of range (the bucketizer's own values: bucket
+         *                                  and buffer sizes, training and thresholds, are checked by
+         *                                  {@link ColumnStore#open} with the schema they apply to)
+         */
+        public ColumnStoreOptions build() {
+            return new ColumnStoreOptions(bucketCapacity, bufferCapacity, trainingPrefix, fanout, windowSize, phiMax,
+            phiMin, readerThreads, theta, thetaGroup, indexFanout, indexNodeUnits, indexCachePages,
+            maintenanceTrigger, segmentBytes, retainedCommits, commitPoint, commitOnClose, memoryBudget,
+            reclaimThreshold, cursorWindowRows);
+        }
     }
 }

@@ -20,8 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ColumnStoreTest {
     static final Schema SCHEMA = StoreOracle.SCHEMA;
     static final List<Projection> PROJECTIONS = StoreOracle.PROJECTIONS;
-    static final ColumnStoreOptions OPTIONS = ColumnStoreOptions.defaults().withBuckets(32, 512)
-            .withTraining(1000, 16, 2048).withReaders(3, 2.0, 8);
+    static final ColumnStoreOptions OPTIONS = ColumnStoreOptions.builder().buckets(32, 512)
+            .training(1000, 16, 2048).readers(3, 2.0, 8).build();
 
     @TempDir
     Path dir;
@@ -67,7 +67,7 @@ class ColumnStoreTest {
     @Test
     void maintenanceSortMergesNonCompactedBucketsAndLosesNoRow() throws IOException {
         final SplittableRandom rnd = new SplittableRandom(11);
-        final ColumnStoreOptions onDemand = OPTIONS.withMaintenance(0);
+        final ColumnStoreOptions onDemand = OPTIONS.toBuilder().maintenance(0).build();
         try (ColumnStore store = ColumnStore.open(dir, SCHEMA, PROJECTIONS, onDemand)) {
             appendRows(store, 12_000, rnd);
             store.flush();
@@ -102,7 +102,7 @@ class ColumnStoreTest {
     @Test
     void backgroundMaintenanceRunsDuringIngest() throws IOException {
         final SplittableRandom rnd = new SplittableRandom(12);
-        final ColumnStoreOptions background = OPTIONS.withMaintenance(4);
+        final ColumnStoreOptions background = OPTIONS.toBuilder().maintenance(4).build();
         try (ColumnStore store = ColumnStore.open(dir, SCHEMA, PROJECTIONS, background)) {
             appendRows(store, 12_000, rnd);
             checkQueries(store, rnd, 20);
@@ -119,7 +119,7 @@ class ColumnStoreTest {
     @Test
     void theOnDiskIbTreeIsRebuiltWhenStaleAndReportedWhenCorrupt() throws IOException {
         final SplittableRandom rnd = new SplittableRandom(13);
-        final ColumnStoreOptions small = OPTIONS.withIndex(1, 2);
+        final ColumnStoreOptions small = OPTIONS.toBuilder().index(1, 2).build();
         try (ColumnStore store = ColumnStore.open(dir, SCHEMA, PROJECTIONS, small)) {
             appendRows(store, 8000, rnd);
         }

@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Commit points: metadata, reopen at the last and at earlier retained commits, roll-back, manifest rewrites. */
 class CommitPointTest {
-    static final ColumnStoreOptions OPTIONS = ColumnStoreTest.OPTIONS.withRetainedCommits(3);
+    static final ColumnStoreOptions OPTIONS = ColumnStoreTest.OPTIONS.toBuilder().retainedCommits(3).build();
 
     @TempDir
     Path dir;
@@ -76,7 +76,7 @@ class CommitPointTest {
         // Reopen at each retained commit, newest to oldest: each discards what came after.
         for (int c = 5; c >= 3; c--) {
             final CommitPoint target = made.get(c);
-            try (ColumnStore store = open(OPTIONS.atCommit(target.id()))) {
+            try (ColumnStore store = open(OPTIONS.toBuilder().atCommit(target.id()).build())) {
                 assertEquals(target, store.lastCommit().orElseThrow());
                 checkHolds(store, (int) target.rows(), rnd);
             }
@@ -85,12 +85,12 @@ class CommitPointTest {
             }
         }
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> open(OPTIONS.atCommit(2)));
+                () -> open(OPTIONS.toBuilder().atCommit(2).build()));
         assertTrue(e.getMessage().contains("commit 2") && e.getMessage().contains("retained")
                 && e.getMessage().contains(dir.toString()), e.getMessage());
         // Committing after a roll-back: new ids, never reused; the rows continue from the commit's.
         oracle.rows.subList((int) made.get(3).rows(), oracle.rows.size()).clear();
-        try (ColumnStore store = open(OPTIONS.withCommitOnClose(false))) {
+        try (ColumnStore store = open(OPTIONS.toBuilder().commitOnClose(false).build())) {
             oracle.appendRows(store, 1000, rnd);
             final CommitPoint p = store.flush(Map.of("checkpointId", "9"));
             assertEquals(7, p.id(), "ids continue above the discarded ones");
@@ -116,14 +116,14 @@ class CommitPointTest {
             store.append(1L, "a", 1.0, "Y", 2L);
             assertEquals(1, store.flush(Map.of()).rows(), "a rejected flush leaves the store usable");
         }
-        assertThrows(IllegalArgumentException.class, () -> ColumnStoreOptions.defaults().withRetainedCommits(0));
-        assertThrows(IllegalArgumentException.class, () -> ColumnStoreOptions.defaults().atCommit(-2));
+        assertThrows(IllegalArgumentException.class, () -> ColumnStoreOptions.builder().retainedCommits(0).build());
+        assertThrows(IllegalArgumentException.class, () -> ColumnStoreOptions.builder().atCommit(-2).build());
     }
 
     @Test
     void manyCommitsWithMaintenanceThenARollBack() throws IOException {
         final SplittableRandom rnd = new SplittableRandom(42);
-        final ColumnStoreOptions o = OPTIONS.withBuckets(8, 64).withTraining(256, 0, 256).withMaintenance(8);
+        final ColumnStoreOptions o = OPTIONS.toBuilder().buckets(8, 64).training(256, 0, 256).maintenance(8).build();
         long committed = 0;
         try (ColumnStore store = open(o)) {
             for (int c = 0; c < 150; c++) {
@@ -135,7 +135,7 @@ class CommitPointTest {
             assertTrue(store.stats("by_distance").maintenanceRuns() > 0, store.stats("by_distance") + " "
                     + store.ldiStats("by_distance"));
         }
-        try (ColumnStore store = open(o.atCommit(148))) {
+        try (ColumnStore store = open(o.toBuilder().atCommit(148).build())) {
             assertEquals("147", store.lastCommit().orElseThrow().metadata().get("c"));
             assertEquals(committed - 80, store.rows());
         }
@@ -160,7 +160,7 @@ class CommitPointTest {
         final byte[] saved = Files.readAllBytes(manifest);
         // A torn write of the newest slot: that commit did not complete, the previous one is the last.
         flip(manifest, findNewestSlot(saved) + 10);
-        try (ColumnStore store = open(OPTIONS.withCommitOnClose(false))) {
+        try (ColumnStore store = open(OPTIONS.toBuilder().commitOnClose(false).build())) {
             assertEquals("1", store.lastCommit().orElseThrow().metadata().get("k"));
             checkHolds(store, 3000, rnd);
         }

@@ -268,7 +268,7 @@ class CrashTest {
             }
         }
         try (ColumnStore store = ColumnStore.open(copy, StoreOracle.SCHEMA, StoreOracle.PROJECTIONS,
-                CrashWorker.OPTIONS.atCommit(previous))) {
+                CrashWorker.OPTIONS.toBuilder().atCommit(previous).build())) {
             final CommitPoint c = store.lastCommit().orElseThrow();
             assertEquals(previous, c.id());
             checkExactly(store, c.rows());

@@ -22,9 +22,9 @@ import java.util.SplittableRandom;
  */
 public final class CrashWorker {
     /** Small buckets, buffers and segments, so that a short run writes, maintains, reclaims and deletes files. */
-    static final ColumnStoreOptions OPTIONS = ColumnStoreOptions.defaults().withBuckets(32, 256)
-            .withTraining(256, 0, 512).withMaintenance(4).withSegmentBytes(16 * 1024).withRetainedCommits(2)
-            .withReclamation(0.3).withCommitOnClose(false).withMemoryBudget(32 << 20);
+    static final ColumnStoreOptions OPTIONS = ColumnStoreOptions.builder().buckets(32, 256)
+            .training(256, 0, 512).maintenance(4).segmentBytes(16 * 1024).retainedCommits(2)
+            .reclamation(0.3).commitOnClose(false).memoryBudget(32 << 20).build();
 
     private CrashWorker() {
     }

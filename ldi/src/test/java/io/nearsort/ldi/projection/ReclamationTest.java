@@ -33,8 +33,8 @@ class ReclamationTest {
     @Test
     void onDemandReclamationGivesTheSpaceBackAfterTheRetainedCommits() throws IOException {
         final SplittableRandom rnd = new SplittableRandom(61);
-        final ColumnStoreOptions o = ColumnStoreTest.OPTIONS.withMaintenance(0).withReclamation(0)
-                .withSegmentBytes(32 * 1024).withRetainedCommits(2);
+        final ColumnStoreOptions o = ColumnStoreTest.OPTIONS.toBuilder().maintenance(0).reclamation(0)
+                .segmentBytes(32 * 1024).retainedCommits(2).build();
         try (ColumnStore store = ColumnStore.open(dir, StoreOracle.SCHEMA, StoreOracle.PROJECTIONS, o)) {
             oracle.appendRows(store, 15_000, rnd);
             store.flush(Map.of("c", "1"));
@@ -67,7 +67,8 @@ class ReclamationTest {
             oracle.checkQueries(store, rnd, 20);
         }
         // The commit before the last is retained: its segments are all still there.
-        try (ColumnStore store = ColumnStore.open(dir, StoreOracle.SCHEMA, StoreOracle.PROJECTIONS, o.atCommit(3))) {
+        try (ColumnStore store = ColumnStore.open(dir, StoreOracle.SCHEMA, StoreOracle.PROJECTIONS,
+                o.toBuilder().atCommit(3).build())) {
             oracle.checkQueries(store, rnd, 20);
         }
     }
@@ -75,8 +76,8 @@ class ReclamationTest {
     @Test
     void backgroundReclamationKeepsALongIngestBounded() throws IOException {
         final SplittableRandom rnd = new SplittableRandom(62);
-        final ColumnStoreOptions o = ColumnStoreTest.OPTIONS.withMaintenance(4).withReclamation(0.3)
-                .withSegmentBytes(16 * 1024).withRetainedCommits(1);
+        final ColumnStoreOptions o = ColumnStoreTest.OPTIONS.toBuilder().maintenance(4).reclamation(0.3)
+                .segmentBytes(16 * 1024).retainedCommits(1).build();
         try (ColumnStore store = ColumnStore.open(dir, StoreOracle.SCHEMA, StoreOracle.PROJECTIONS, o)) {
             for (int c = 0; c < 30; c++) {
                 oracle.appendBatch(store, 800, rnd);

@@ -28,7 +28,8 @@ class RowCursorTest {
     void smallWindowsStreamExactlyTheRowsInOrder() throws IOException {
         for (int window : new int[] {1, 7, 300}) {
             final Path d = dir.resolve("w" + window);
-            final ColumnStoreOptions o = ColumnStoreTest.OPTIONS.withCursorWindow(window).withMaintenance(0);
+            final ColumnStoreOptions o = ColumnStoreTest.OPTIONS.toBuilder().cursorWindow(window).maintenance(0)
+                    .build();
             final StoreOracle rows = new StoreOracle();
             final SplittableRandom rnd = new SplittableRandom(31 + window);
             try (ColumnStore store = ColumnStore.open(d, StoreOracle.SCHEMA, StoreOracle.PROJECTIONS, o)) {
@@ -52,8 +53,8 @@ class RowCursorTest {
 
     @Test
     void aCursorIsASnapshotAndKeepsItsSegments() throws IOException {
-        final ColumnStoreOptions o = ColumnStoreTest.OPTIONS.withCursorWindow(50).withMaintenance(0)
-                .withSegmentBytes(16 * 1024).withRetainedCommits(1).withReclamation(0);
+        final ColumnStoreOptions o = ColumnStoreTest.OPTIONS.toBuilder().cursorWindow(50).maintenance(0)
+                .segmentBytes(16 * 1024).retainedCommits(1).reclamation(0).build();
         final SplittableRandom rnd = new SplittableRandom(32);
         try (ColumnStore store = ColumnStore.open(dir, StoreOracle.SCHEMA, StoreOracle.PROJECTIONS, o)) {
             oracle.appendRows(store, 8000, rnd);

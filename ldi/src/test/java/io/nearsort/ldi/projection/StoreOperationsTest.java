@@ -81,13 +81,13 @@ class StoreOperationsTest {
 
     @Test
     void theMemoryBudgetIsCheckedAtOpenAndEnforcedWithAClearError() throws IOException {
-        final ColumnStoreOptions tiny = ColumnStoreTest.OPTIONS.withMemoryBudget(10_000);
+        final ColumnStoreOptions tiny = ColumnStoreTest.OPTIONS.toBuilder().memoryBudget(10_000).build();
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ColumnStore.open(dir, StoreOracle.SCHEMA, StoreOracle.PROJECTIONS, tiny));
         assertTrue(e.getMessage().contains("memoryBudget") && e.getMessage().contains("10000"), e.getMessage());
         assertTrue(Files.notExists(dir.resolve("store.manifest")), "nothing was created");
 
-        final ColumnStoreOptions small = ColumnStoreTest.OPTIONS.withMemoryBudget(4 << 20);
+        final ColumnStoreOptions small = ColumnStoreTest.OPTIONS.toBuilder().memoryBudget(4 << 20).build();
         final SplittableRandom rnd = new SplittableRandom(71);
         try (ColumnStore store = ColumnStore.open(dir, StoreOracle.SCHEMA, StoreOracle.PROJECTIONS, small)) {
             oracle.appendRows(store, 2000, rnd);
@@ -111,7 +111,7 @@ class StoreOperationsTest {
             oracle.checkQueries(store, rnd, 5);
         }
         try (ColumnStore store = ColumnStore.open(dir, StoreOracle.SCHEMA, StoreOracle.PROJECTIONS,
-                ColumnStoreTest.OPTIONS.withCursorWindow(1 << 20).withMemoryBudget(8 << 20))) {
+                ColumnStoreTest.OPTIONS.toBuilder().cursorWindow(1 << 20).memoryBudget(8 << 20).build())) {
             final MemoryBudgetExceededException cursor = assertThrows(MemoryBudgetExceededException.class,
                     () -> store.scan("by_id", 0L, 10L, "id", "note"));
             assertTrue(cursor.getMessage().contains("cursorWindowRows"), cursor.getMessage());

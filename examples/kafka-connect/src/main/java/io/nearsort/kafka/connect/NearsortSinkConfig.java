@@ -128,8 +128,8 @@ public final class NearsortSinkConfig extends AbstractConfig {
 
     /** The options every partition's store is opened with: no commit on close, so only {@code preCommit} commits. */
     public ColumnStoreOptions storeOptions() {
-        return ColumnStoreOptions.defaults().withCommitOnClose(false).withMemoryBudget(getLong(MEMORY_BUDGET))
-                .withRetainedCommits(getInt(RETAINED_COMMITS));
+        return ColumnStoreOptions.builder().commitOnClose(false).memoryBudget(getLong(MEMORY_BUDGET))
+                .retainedCommits(getInt(RETAINED_COMMITS)).build();
     }
 
     /**

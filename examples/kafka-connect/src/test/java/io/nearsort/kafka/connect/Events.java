@@ -187,8 +187,8 @@ final class Events {
     }
 
     private static ColumnStore openWhenReleased(final Path dir) throws IOException {
-        return ColumnStore.openWhenReleased(60_000, () -> ColumnStore.open(dir, ColumnStoreOptions.defaults()
-                .withCommitOnClose(false).withRetainedCommits(10_000)));
+        return ColumnStore.openWhenReleased(60_000, () -> ColumnStore.open(dir, ColumnStoreOptions.builder()
+                .commitOnClose(false).retainedCommits(10_000).build()));
     }
 
     /** Asserts that ids {@code [0, n)} each occur exactly once and nothing else does. */

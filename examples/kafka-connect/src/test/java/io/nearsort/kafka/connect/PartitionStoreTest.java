@@ -39,8 +39,8 @@ class PartitionStoreTest {
         // leaves too little room for its row 280 (a 225,000-character string): ColumnStore.append appends the first
         // chunk, then throws. Appended again, the first chunk fills the main buffer, which spills, and the batch
         // fits: without the failed mark, a commit would then store the first chunk twice.
-        final ColumnStoreOptions options = ColumnStoreOptions.defaults().withCommitOnClose(false)
-                .withBuckets(64, 512).withTraining(512, 0, 512).withMemoryBudget(600_000);
+        final ColumnStoreOptions options = ColumnStoreOptions.builder().commitOnClose(false)
+                .buckets(64, 512).training(512, 0, 512).memoryBudget(600_000).build();
         final RecordMapper mapper = new RecordMapper(layout.schema(), "event_time", TimeSource.FIELD,
                 ValueFormat.MAP);
         try (PartitionStore store = PartitionStore.open(TP, base, layout, options, mapper, BATCH, 0)) {

@@ -153,8 +153,8 @@ public final class CompareRun {
     }
 
     private ColumnStore ldi(final Path where) throws IOException {
-        return ColumnStore.open(where, source.table().schema(), projections, ColumnStoreOptions.defaults()
-                .withBuckets(BUCKET_ROWS, BUFFER_ROWS).withMaintenance(0));
+        return ColumnStore.open(where, source.table().schema(), projections, ColumnStoreOptions.builder()
+                .buckets(BUCKET_ROWS, BUFFER_ROWS).maintenance(0).build());
     }
 
     /** Loads every row and flushes; the time includes the flush. */
