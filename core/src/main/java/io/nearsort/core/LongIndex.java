@@ -38,7 +38,10 @@ public interface LongIndex extends AutoCloseable {
         }
     }
 
-    /** Checks the range of a {@link #putAll} batch, naming what is wrong. */
+    /**
+     * Checks the range of a {@link #putAll} batch, naming what is wrong. Internal: for implementations of this
+     * interface in nearsort; not part of the API, may change in any release.
+     */
     static void checkBatch(final long[] keys, final long[] values, final int from, final int to) {
         if (from < 0 || from > to || to > keys.length || to > values.length) {
             throw new IndexOutOfBoundsException("putAll range [" + from + ", " + to + ") is not within keys["

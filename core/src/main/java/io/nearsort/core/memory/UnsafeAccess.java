@@ -9,6 +9,10 @@ import org.agrona.UnsafeApi;
  * <p>Every off-heap structure calls {@link #requireAvailable()} when it is created, so a JVM started without
  * the flag fails at first use with an error that names it, instead of an {@link IllegalAccessError} deep
  * inside a tree operation.
+ *
+ * <p>Internal: public so that every module of nearsort checks the flag the same way; not part of the API, may
+ * change in any release (its two flag constants are what users need, and the README and error messages name
+ * them).
  */
 public final class UnsafeAccess {
     /** The JVM option nearsort needs; also carried by the executable jars as {@code Add-Exports}. */

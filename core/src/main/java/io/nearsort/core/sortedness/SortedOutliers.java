@@ -8,6 +8,9 @@ package io.nearsort.core.sortedness;
  * <p>Order among equal keys, which is arrival order: an outlier that arrived early precedes the run's entries
  * with its key ({@link #precedesEqualRunKeys}), one that arrived late follows them, and outliers with one key
  * keep their arrival order among themselves. Filled and reused by one sort; read by the thread that sorted.
+ *
+ * <p>Internal: the hand-over between the adaptive sort and the SWARE flush; not part of the API, may change in
+ * any release.
  */
 public final class SortedOutliers {
     long[] keys = new long[0];
