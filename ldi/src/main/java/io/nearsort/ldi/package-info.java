@@ -7,8 +7,8 @@
  *       and current intervals, drift of Eqs. 3–5, Algorithm 1's splits and merges).</li>
  *   <li>{@code bucketing}: the {@link io.nearsort.ldi.bucketing.Bucketizer} of §2 and §3.3 (main buffer, leaf
  *       interval pointers, compacted and non-compacted buckets) and ARB (Eq. 7).</li>
- *   <li>{@code ibtree} (internal): the interval B-tree over bucket key ranges (§4.1): in memory for the buckets of the current
- *       session, and on disk in {@code k·4 KiB} checksummed nodes read through a bounded cache.</li>
+ *   <li>{@code ibtree} (internal): the interval B-tree over bucket key ranges (§4.1): in memory for the buckets of the
+ *       current session, and on disk in {@code k·4 KiB} checksummed nodes read through a bounded cache.</li>
  *   <li>{@code io}: checksummed record files, a projection's bucket file cut into segments addressed by bucket
  *       pointers (§4.1's fileID and offset), the store lock, and the I/O handler of §4.2 (phases, de-duplication,
  *       θ grouping, parallel readers).</li>
@@ -19,9 +19,10 @@
  *       space reclamation, materialised and streamed range queries and aggregates, commit points, memory budget;
  *       plus what every store kind shares ({@link io.nearsort.ldi.projection.ColumnarStore}, the block encoding,
  *       the k-way block merger, the exact result builder).</li>
- *   <li>{@code baselines} (internal, for the experiments): the LSM-like leveled and tiered merge policies (one level engine for the in-memory model
- *       and the on-disk {@link io.nearsort.ldi.baselines.LsmColumnStore}), the closed forms of Eqs. 1–2 and 10–13,
- *       and the {@link io.nearsort.ldi.baselines.SortedColumnStore} (Sorted_Col).</li>
+ *   <li>{@code baselines} (internal, for the experiments): the LSM-like leveled and tiered merge policies (one level
+ *       engine for the in-memory model and the on-disk {@link io.nearsort.ldi.baselines.LsmColumnStore}), the
+ *       closed forms of Eqs. 1–2 and 10–13, and the {@link io.nearsort.ldi.baselines.SortedColumnStore}
+ *       (Sorted_Col).</li>
  * </ul>
  */
 package io.nearsort.ldi;

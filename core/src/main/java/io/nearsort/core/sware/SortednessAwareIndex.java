@@ -239,7 +239,11 @@ public final class SortednessAwareIndex implements LongIndex {
      * {@link #put} would; the buffer ends exactly as after one {@code put} per entry. A strictly ascending run
      * that would set off whole flush cycles of an in-order buffer goes to the tree without passing through the
      * buffer ({@link #flushRunPastBuffer}), up to {@value #RUN_STEP_CAPACITIES} buffer capacities per lock; the
-     * tree, the buffer and the counters end as the entry-by-entry cycles would leave them.
+     * tree, the buffer and the counters end as the entry-by-entry cycles would leave them. With
+     * {@link SortednessAwareIndexBuilder#sortedBatchesPastBuffer} on (the default), a strictly ascending chunk
+     * that finds the buffer empty and lies above the tree is bulk-appended to the tree instead
+     * ({@link #appendPastEmptyBuffer}): the index holds the same entries, but they are in the tree, not the
+     * buffer, and the counters say so.
      */
     @Override
     public void putAll(final long[] keys, final long[] values, final int from, final int to) {

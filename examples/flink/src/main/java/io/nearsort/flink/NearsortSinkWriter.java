@@ -26,9 +26,9 @@ import java.util.Optional;
  *
  * <p>Exactly once, with checkpointing and a replayable source: the store's rows at a commit are exactly the elements
  * before that checkpoint's barrier. A restore from checkpoint c reopens the store at c's commit
- * ({@link ColumnStoreOptions.Builder#atCommit}), discarding the rows and the commits made after it (of checkpoints that never
- * completed), and the source replays from c. A start without state — a new job, or this job restarted before any of
- * its checkpoints completed — rolls the store back to the commit this job made when it first opened it (the start
+ * ({@link ColumnStoreOptions.Builder#atCommit}), discarding the rows and the commits made after it (of
+ * checkpoints that never completed), and the source replays from c. A start without state — a new job, or this
+ * job restarted before any of its checkpoints completed — rolls the store back to the commit this job made when it first opened it (the start
  * marker), so a replay from the beginning is not stored twice; a new job appends to what earlier jobs stored. The
  * rollback target must still be retained ({@link NearsortSink.Builder#retainedCommits}). The end of a bounded input
  * ({@link #flush flush(true)}) commits too.

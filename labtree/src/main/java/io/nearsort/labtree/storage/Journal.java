@@ -119,8 +119,8 @@ final class Journal implements AutoCloseable {
     void checkpoint(final FileChannel file, final ByteBuffer scratch) throws IOException {
         for (int s = 1; s <= slotCount; s++) {
             if (!readSlot(channel, s, pages[s], checksums[s], scratch, pageSize)) {
-                throw CorruptFileException.inPage(path, pages[s], JournalDescriptor.slotPosition(s, pageSize), "journal slot " + s + " does not hold the image "
-                        + "committed for the page");
+                throw CorruptFileException.inPage(path, pages[s], JournalDescriptor.slotPosition(s, pageSize),
+                        "journal slot " + s + " does not hold the image committed for the page");
             }
             PageFile.writeFully(file, scratch, pages[s] * pageSize, pageSize);
         }

@@ -322,7 +322,8 @@ public final class PageFile implements AutoCloseable {
     private static Header readHeader(final Path path, final FileChannel channel, final int pageSize,
                                      final ByteBuffer b) throws IOException {
         if (!readFully(channel, b, 0, FileHeaderDescriptor.LENGTH)) {
-            throw CorruptFileException.inPage(path, -1, 0, "file is " + channel.size() + " bytes, shorter than its header");
+            throw CorruptFileException.inPage(path, -1, 0, "file is " + channel.size()
+                    + " bytes, shorter than its header");
         }
         if (b.getLong(FileHeaderDescriptor.MAGIC_OFFSET) != FileHeaderDescriptor.MAGIC) {
             throw CorruptFileException.inPage(path, -1, 0, "not a nearsort LAB-tree file (bad magic)");
