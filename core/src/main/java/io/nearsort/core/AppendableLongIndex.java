@@ -40,6 +40,14 @@ public interface AppendableLongIndex extends LongIndex {
     void splitRatio(double ratio);
 
     /**
+     * Off-heap bytes the index's pages hold now; the SWARE buffer checks its memory bound against it
+     * ({@code SortednessAwareIndexBuilder.maxBytes}).
+     *
+     * @return bytes of pages in use, 0 after {@link #close()}
+     */
+    long bytesInUse();
+
+    /**
      * Whether {@link #getOrDefault} and {@link #containsKey} may run in other threads while one thread writes
      * (default false: reads wait until no write is in progress). The SWARE buffer lets its point reads go on beside
      * a flush cycle's tree writes when they may.

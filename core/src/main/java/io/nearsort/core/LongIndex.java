@@ -14,7 +14,8 @@ import java.util.NavigableMap;
  * {@link io.nearsort.core.memory.PageArena} ({@link IndexStats#BYTES_ALLOCATED}); the SA trees' SWARE buffer is
  * on the Java heap ({@link IndexStats#HEAP_BYTES}: about 20 MiB for the default capacity of 2<sup>20</sup>
  * entries while nothing was sorted, up to about 150 bytes per entry of capacity once flushes sort it), so size
- * {@code -Xmx} for it. {@link #close()} frees every off-heap byte; any later call throws
+ * {@code -Xmx} for it. The trees' builders bound their off-heap bytes ({@code maxBytes}: off by default), the
+ * buffer's capacity bounds its heap. {@link #close()} frees every off-heap byte; any later call throws
  * {@link IllegalStateException}. Each implementation states its thread-safety.
  *
  * <p>The off-heap structures need {@code --add-exports java.base/jdk.internal.misc=ALL-UNNAMED} on the JVM's

@@ -313,6 +313,9 @@ public final class BeTree extends PagedTree {
     @Override
     public void put(final long key, final long value) {
         ensureOpen();
+        if (atMemoryBound() && mayFlush()) {
+            throw memoryBoundReached("putting key " + key + " may flush the root");
+        }
         modCount++;
         topInserts++;
         if (!nonEmpty || key > largestKey) {
@@ -342,6 +345,15 @@ public final class BeTree extends PagedTree {
                 largestKey = lastKeyProbe.key();
             }
         }
+    }
+
+    /**
+     * Whether the next message may flush the root and so take pages ({@code TreeBuilder.maxBytes}): the root leaf
+     * is full, or the root's buffer is. Conservative: a message replacing one for the same key, or
+     * an update of a present key, would not flush.
+     */
+    private boolean mayFlush() {
+        return height == 1 ? Node.countAt(root) >= leafCapacity : inner.wrap(root).messageCount() >= bufferCapacity;
     }
 
     private void insertMessage(final long key, final long value, final byte kind) {
@@ -588,6 +600,9 @@ public final class BeTree extends PagedTree {
     public void bulkAppend(final long[] keys, final long[] values, final int from, final int to) {
         ensureOpen();
         checkRun(keys, values, from, to);
+        if (from < to && atMemoryBound()) {
+            throw memoryBoundReached("bulk-appending " + (to - from) + " entries");
+        }
         int i = from;
         while (i < to && mustEnterThroughRoot(keys[i])) {
             put(keys[i], values[i]);

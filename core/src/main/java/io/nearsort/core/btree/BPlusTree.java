@@ -277,8 +277,13 @@ public final class BPlusTree extends PagedTree {
         }
         final int count = leaf.count();
         final int pos = leaf.lowerBound(key);
+        final boolean present = pos < count && leaf.key(pos) == key;
+        if (!present && count == leafCapacity) {
+            // A split takes a page per level at most, and one more for a new root (TreeBuilder.maxBytes).
+            requirePages(height + 1L, "inserting key " + key);
+        }
         change(leaf.address());
-        if (pos < count && leaf.key(pos) == key) {
+        if (present) {
             leaf.setSlot(pos, value);
             return;
         }
@@ -301,12 +306,35 @@ public final class BPlusTree extends PagedTree {
         if (from == to) {
             return;
         }
+        requireBulkPages(to - from);
         modCount++;
         try {
             appendRun(keys, values, from, to);
         } finally {
             publishChanges();
         }
+    }
+
+    /**
+     * Refuses a bulk append of {@code n} entries whose pages would not fit under the memory bound: the leaves
+     * past the tail leaf's room, plus the internal nodes above them: a level holds at most one new node per
+     * {@code bulkInternalFill} nodes below it plus one, so all levels together hold fewer than one per
+     * {@code bulkInternalFill - 1} new leaves plus one per level, of which there are at most the height plus
+     * log<sub>2</sub> of the new leaves plus one.
+     */
+    private void requireBulkPages(final int n) {
+        final long entries = n - Math.max(0, bulkLeafFill - Node.countAt(rightSpine[0]));
+        if (entries <= 0) {
+            return;
+        }
+        final long leaves = divideRoundingUp(entries, bulkLeafFill);
+        final long levels = height + 1L + (Long.SIZE - Long.numberOfLeadingZeros(leaves));
+        requirePages(leaves + divideRoundingUp(leaves, Math.max(1, bulkInternalFill - 1)) + levels,
+                "bulk-appending " + n + " entries");
+    }
+
+    private static long divideRoundingUp(final long a, final long b) {
+        return (a + b - 1) / b;
     }
 
     /** The body of {@link #bulkAppend}; publishes its changes leaf by leaf. */

@@ -18,6 +18,8 @@ public abstract class PagedTree implements AppendableLongIndex {
     /** The arena every node lives in; the tree owns it. */
     protected final PageArena arena;
     private final String name;
+    /** {@link TreeBuilder#maxBytes}: no write that needs a page may start at or past it. */
+    private final long maxBytes;
     private boolean closed;
     private NavigableMap<Long, Long> view;
 
@@ -37,7 +39,9 @@ public abstract class PagedTree implements AppendableLongIndex {
 
     /** A tree called {@code name} whose nodes are pages of the size {@code config} names. */
     protected PagedTree(final String name, final TreeBuilder<?> config) {
+        TreeBuilder.checkMaxBytes(config.maxBytes(), config.pageSize()); // the page size may have grown since
         this.name = name;
+        this.maxBytes = config.maxBytes();
         this.arena = PageArena.builder().pageSize(config.pageSize()).slabPool(config.slabPool()).build();
     }
 
@@ -95,8 +99,54 @@ public abstract class PagedTree implements AppendableLongIndex {
     }
 
     /** Bytes still held in pages; 0 after {@link #close()}. */
+    @Override
     public long bytesInUse() {
         return arena.bytesInUse();
+    }
+
+    /**
+     * The bound on {@link #bytesInUse()} set by {@link TreeBuilder#maxBytes}.
+     *
+     * @return the bound in bytes, or {@link TreeBuilder#NO_MEMORY_BOUND} when there is none
+     */
+    public long maxBytes() {
+        return maxBytes;
+    }
+
+    /**
+     * Refuses a write that needs {@code pages} new pages when they would take {@link #bytesInUse()} past
+     * {@link #maxBytes()}; the caller has changed nothing yet.
+     *
+     * @param pages the most pages the write can allocate
+     * @param what  the write, for the message, e.g. {@code "inserting key 42"}
+     * @throws IllegalStateException when the pages do not fit under the bound
+     */
+    protected final void requirePages(final long pages, final String what) {
+        if (maxBytes != TreeBuilder.NO_MEMORY_BOUND
+                && arena.bytesInUse() > maxBytes - pages * arena.pageSize()) {
+            throw memoryBoundReached(what + " needs up to " + pages + " new page(s)");
+        }
+    }
+
+    /**
+     * Whether {@link #bytesInUse()} has reached {@link #maxBytes()}.
+     *
+     * @return true when the tree is bounded and at or past its bound
+     */
+    protected final boolean atMemoryBound() {
+        return maxBytes != TreeBuilder.NO_MEMORY_BOUND && arena.bytesInUse() >= maxBytes;
+    }
+
+    /**
+     * The exception a write refused by the memory bound throws.
+     *
+     * @param what the write and what it needs, for the message
+     * @return the exception, naming the bytes in use, the bound and the builder option
+     */
+    protected final IllegalStateException memoryBoundReached(final String what) {
+        return new IllegalStateException(name + " memory bound reached: " + what + ", " + arena.bytesInUse()
+                + " bytes in use, maxBytes = " + maxBytes + " (TreeBuilder.maxBytes); remove entries or raise the "
+                + "bound");
     }
 
     /** Bytes obtained from the operating system; 0 after {@link #close()}. */

@@ -18,12 +18,17 @@ public abstract class TreeBuilder<B extends TreeBuilder<B>> {
     public static final double DEFAULT_BULK_FILL_FACTOR = 0.95;
     /** Smallest accepted bulk fill factor. */
     public static final double MIN_BULK_FILL_FACTOR = 0.5;
+    /** The {@link #maxBytes} of a tree whose memory is not bounded (the default). */
+    public static final long NO_MEMORY_BOUND = Long.MAX_VALUE;
+    /** The smallest {@link #maxBytes} accepted, in pages: a root, a leaf and room for a split. */
+    public static final int MIN_BOUND_PAGES = 8;
 
     private int pageSize = PageArena.DEFAULT_PAGE_SIZE;
     private double leafSplitRatio = SplitRatio.MIN;
     private double internalSplitRatio = SplitRatio.MIN;
     private double bulkFillFactor = DEFAULT_BULK_FILL_FACTOR;
     private SlabPool slabPool;
+    private long maxBytes = NO_MEMORY_BOUND;
 
     /** Subclasses only. */
     protected TreeBuilder() {
@@ -90,6 +95,49 @@ public abstract class TreeBuilder<B extends TreeBuilder<B>> {
     }
 
     /**
+     * A bound on the off-heap bytes the tree's pages hold ({@code bytesInUse()}), at least {@value #MIN_BOUND_PAGES}
+     * pages (default: none, {@link #NO_MEMORY_BOUND}). A write that needs new pages beyond it is refused with
+     * {@link IllegalStateException} and changes nothing; reads and removes always go on.
+     * <ul>
+     *   <li>The B+-tree checks each insert against the pages it may need (a split takes at most its height plus
+     *   one, a bulk append a number it computes first), so its pages never exceed the bound; updates of present
+     *   keys and inserts into leaves with room go on at the bound, and removes that empty a leaf give its page
+     *   back.</li>
+     *   <li>The Bε-tree cannot size a buffer flush before it runs: once its pages reach the bound, it refuses
+     *   every put that may flush the root (the root's buffer, or a root leaf, is full), updates included, and
+     *   every bulk append; the one flush under way when the bound is reached may take it past the bound. Its
+     *   removes are messages too, and give pages back only as flushes apply them.</li>
+     * </ul>
+     * The SA trees take the bound on their own builder ({@code SortednessAwareIndexBuilder.maxBytes}), not on the
+     * tree's.
+     *
+     * @param bytes the bound in bytes, at least {@value #MIN_BOUND_PAGES} pages of {@link #pageSize()} (checked
+     *              again at build, since the page size may change after); {@link #NO_MEMORY_BOUND} for none
+     * @return this builder
+     * @throws IllegalArgumentException when {@code bytes} is below {@value #MIN_BOUND_PAGES} pages
+     */
+    public B maxBytes(final long bytes) {
+        checkMaxBytes(bytes, pageSize);
+        this.maxBytes = bytes;
+        return self();
+    }
+
+    /**
+     * Checks a memory bound against the page size: {@code bytes} must hold {@value #MIN_BOUND_PAGES} pages.
+     *
+     * @param bytes    the bound, or {@link #NO_MEMORY_BOUND}
+     * @param pageSize the node size in bytes
+     * @throws IllegalArgumentException naming {@code maxBytes} when the bound is too small
+     */
+    public static void checkMaxBytes(final long bytes, final int pageSize) {
+        final long min = (long) MIN_BOUND_PAGES * pageSize;
+        if (bytes < min) {
+            throw new IllegalArgumentException("maxBytes must be at least " + MIN_BOUND_PAGES + " pages (" + min
+                    + " bytes for pageSize " + pageSize + "; got: " + bytes + ")");
+        }
+    }
+
+    /**
      * Whether a put whose key is at least the tail leaf's minimum goes straight to that leaf (SWARE §III
      * right-most leaf insertion). Trees without that path accept only {@code false}.
      */
@@ -118,6 +166,15 @@ public abstract class TreeBuilder<B extends TreeBuilder<B>> {
         return bulkFillFactor;
     }
 
+    /**
+     * The configured memory bound.
+     *
+     * @return the bound in bytes, or {@link #NO_MEMORY_BOUND}
+     */
+    public long maxBytes() {
+        return maxBytes;
+    }
+
     /** The configured pool, or the shared one. */
     public SlabPool slabPool() {
         return slabPool != null ? slabPool : SlabPool.shared();
@@ -127,7 +184,8 @@ public abstract class TreeBuilder<B extends TreeBuilder<B>> {
     public String toString() {
         return getClass().getSimpleName() + "{pageSize=" + pageSize + ", leafSplitRatio=" + leafSplitRatio
                 + ", internalSplitRatio=" + internalSplitRatio + ", bulkFillFactor=" + bulkFillFactor
-                + ", slabPool=" + (slabPool != null ? slabPool : "shared") + settings() + "}";
+                + ", slabPool=" + (slabPool != null ? slabPool : "shared")
+                + (maxBytes == NO_MEMORY_BOUND ? "" : ", maxBytes=" + maxBytes) + settings() + "}";
     }
 
     /** The subclass's own settings for {@link #toString()}, each as {@code ", name=value"}. */

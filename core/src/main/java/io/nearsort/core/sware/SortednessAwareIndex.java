@@ -6,6 +6,7 @@ import io.nearsort.core.IndexStats;
 import io.nearsort.core.LongCursor;
 import io.nearsort.core.LongIndex;
 import io.nearsort.core.LongLongConsumer;
+import io.nearsort.core.btree.TreeBuilder;
 import io.nearsort.core.sortedness.AdaptiveSorter;
 import io.nearsort.core.sortedness.StableMergeSort;
 import io.nearsort.core.view.LongIndexMapView;
@@ -40,7 +41,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * after 4M nearly sorted puts, 156.2 MiB after 4M scrambled ones, so budget about 150 bytes per entry of capacity.
  * {@link #stats()} reports it as {@link io.nearsort.core.IndexStats#HEAP_BYTES}, the tree's off-heap bytes as
  * {@link io.nearsort.core.IndexStats#BYTES_ALLOCATED}. {@link #close} frees the off-heap memory; the heap arrays
- * are collected with the index object.
+ * are collected with the index object. {@link SortednessAwareIndexBuilder#maxBytes} bounds the tree's pages: once
+ * they reach it, writes that need a flush cycle are refused.
  *
  * <h2>Thread safety and guarantees</h2>
  * Chosen on the builder ({@link SortednessAwareIndexBuilder#concurrency}):
@@ -93,6 +95,8 @@ public final class SortednessAwareIndex implements LongIndex {
     private final SwareBuffer buffer;
     private final AdaptiveSorter sorter;
     private final double flushFraction;
+    /** {@link SortednessAwareIndexBuilder#maxBytes}: no flush cycle for new entries starts with the tree past it. */
+    private final long maxTreeBytes;
     /** Whether strictly ascending batches that find the buffer empty go straight to the tree. */
     private final boolean sortedBatchesPastBuffer;
     /** The split ratio for in-order flushes; NaN when the tree's ratio is left as built (not adaptive). */
@@ -156,6 +160,7 @@ public final class SortednessAwareIndex implements LongIndex {
         this.buffer = new SwareBuffer(config.bufferCapacity(), zoneSize, config.bloomBitsPerEntry());
         this.sorter = config.newSorter();
         this.flushFraction = config.flushFraction();
+        this.maxTreeBytes = config.maxBytes();
         this.sortedBatchesPastBuffer = config.sortedBatchesPastBuffer();
         this.maxSplitRatio = config.adaptiveSplitRatio() ? config.splitRatio() : Double.NaN;
         this.queryDrivenSortEntries = config.queryDrivenSortThreshold() == 0.0 ? 0
@@ -205,7 +210,7 @@ public final class SortednessAwareIndex implements LongIndex {
      */
     private void sortAheadOfFlush() {
         if (concurrency == Concurrency.SINGLE_WRITER && buffer.isFull() && writerThread == Thread.currentThread()
-                && scanDepth == 0 && !closed && emitFailure == null && !flushesPrefixFirst()) {
+                && scanDepth == 0 && !closed && emitFailure == null && !flushesPrefixFirst() && !treeAtBound()) {
             buffer.sortAhead(sorter, counters);
         }
     }
@@ -270,6 +275,10 @@ public final class SortednessAwareIndex implements LongIndex {
             try {
                 while (i < end) {
                     if (buffer.isFull()) {
+                        if (treeAtBound()) {
+                            throw memoryBoundReached("putAll stored keys[" + from + ", " + i + ") and refused keys["
+                                    + i + ", " + to + ")");
+                        }
                         final int flushed = flushRunPastBuffer(keys, values, i, to);
                         if (flushed > 0) {
                             i += flushed;
@@ -294,6 +303,9 @@ public final class SortednessAwareIndex implements LongIndex {
      * @return the entries taken: {@code end - from}, or 0 (nothing done) when the chunk does not qualify
      */
     private int appendPastEmptyBuffer(final long[] ks, final long[] vs, final int from, final int end) {
+        if (treeAtBound()) {
+            return 0; // the buffer takes the chunk while it has room, and refuses the rest at its flush
+        }
         for (int k = from + 1; k < end; k++) {
             if (ks[k] <= ks[k - 1]) {
                 return 0;
@@ -391,6 +403,21 @@ public final class SortednessAwareIndex implements LongIndex {
      * Takes the write side: the exclusive lock (unless single-thread) and, for a single-writer or single-thread
      * index, the writer check; then does a query-driven sort a reader asked a single writer for.
      */
+    /**
+     * Whether the tree's pages have reached {@link SortednessAwareIndexBuilder#maxBytes}. A flush cycle's run may be
+     * on its way to the tree in another thread: its pages count as they are taken (the read is of a plain counter,
+     * so it may lag that thread by a few pages, which a soft bound allows).
+     */
+    private boolean treeAtBound() {
+        return maxTreeBytes != TreeBuilder.NO_MEMORY_BOUND && tree.bytesInUse() >= maxTreeBytes;
+    }
+
+    private IllegalStateException memoryBoundReached(final String what) {
+        return new IllegalStateException(structureName + " memory bound reached: " + what + " (the buffer is full "
+                + "and its flush would add tree pages); the tree holds " + tree.bytesInUse() + " bytes, maxBytes = "
+                + maxTreeBytes + " (SortednessAwareIndexBuilder.maxBytes); remove entries or raise the bound");
+    }
+
     private void lockForWrite() {
         // getReadLockCount() is a cheap read of the lock state; the per-thread count is only needed when some
         // thread holds the read lock (a write from inside this thread's scan would deadlock).
@@ -521,6 +548,9 @@ public final class SortednessAwareIndex implements LongIndex {
 
     private void append(final long key, final long value, final boolean tombstone) {
         if (buffer.isFull()) {
+            if (!tombstone && treeAtBound()) {
+                throw memoryBoundReached("putting key " + key);
+            }
             flushCycle(false);
         }
         if (tombstone || !buffer.appendInOrder(key, value)) {

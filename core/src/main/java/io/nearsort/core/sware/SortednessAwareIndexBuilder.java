@@ -4,6 +4,7 @@ import io.nearsort.core.AppendableLongIndex;
 import io.nearsort.core.Concurrency;
 import io.nearsort.core.Indexes;
 import io.nearsort.core.btree.BPlusTreeBuilder;
+import io.nearsort.core.btree.PagedTree;
 import io.nearsort.core.btree.TreeBuilder;
 import io.nearsort.core.memory.SlabPool;
 import io.nearsort.core.sortedness.AdaptiveSorter;
@@ -31,6 +32,7 @@ public final class SortednessAwareIndexBuilder {
     private Concurrency concurrency = Concurrency.MULTI_WRITER;
     private double splitRatio = 0.8;
     private boolean adaptiveSplitRatio = true;
+    private long maxBytes = TreeBuilder.NO_MEMORY_BOUND;
     private final TreeBuilder<?> tree;
 
     /** Use {@link Indexes#saBPlusTree()}. */
@@ -191,8 +193,41 @@ public final class SortednessAwareIndexBuilder {
         return this;
     }
 
-    /** A new, empty SA index (SA B+-tree or SA Bε-tree) that owns its memory. */
+    /**
+     * A bound on the off-heap bytes of the tree's pages (default: none, {@link TreeBuilder#NO_MEMORY_BOUND}); the
+     * buffer's heap is bounded by {@link #bufferCapacity} instead. Once the tree's pages reach it, a put or a batch
+     * that needs a flush cycle (the buffer is full) is refused with {@link IllegalStateException}: a put changes
+     * nothing, a {@code putAll} keeps the entries before the one refused (the message says how many). Reads go
+     * on, removes are never refused, and {@link SortednessAwareIndex#flush()} still empties the buffer. A flush
+     * cycle under way is never cut short, so the tree may pass the bound by the pages of what one write sends to
+     * it: a flush cycle (at most the buffer's capacity of entries), or a sorted batch's run past the buffer (at most
+     * eight capacities). Set it here, not on the tree's builder, whose bound would stop a flush cycle half-way.
+     *
+     * @param bytes the bound in bytes, at least {@value TreeBuilder#MIN_BOUND_PAGES} pages (checked again at
+     *              build against the page size then)
+     * @return this builder
+     * @throws IllegalArgumentException when {@code bytes} is below {@value TreeBuilder#MIN_BOUND_PAGES} pages
+     */
+    public SortednessAwareIndexBuilder maxBytes(final long bytes) {
+        TreeBuilder.checkMaxBytes(bytes, tree.pageSize());
+        this.maxBytes = bytes;
+        return this;
+    }
+
+    /**
+     * A new, empty SA index (SA B+-tree or SA Bε-tree) that owns its memory.
+     *
+     * @return the index
+     * @throws IllegalArgumentException when the tree's builder has a memory bound of its own, or
+     *                                  {@link #maxBytes} is below {@value TreeBuilder#MIN_BOUND_PAGES} pages
+     * @throws IllegalStateException    when the JVM lacks the Agrona export flag
+     */
     public SortednessAwareIndex build() {
+        if (tree.maxBytes() != TreeBuilder.NO_MEMORY_BOUND) {
+            throw new IllegalArgumentException("the tree's builder has maxBytes = " + tree.maxBytes() + ": bound an "
+                    + "SA index with SortednessAwareIndexBuilder.maxBytes, which a flush cycle respects");
+        }
+        TreeBuilder.checkMaxBytes(maxBytes, tree.pageSize()); // the page size may have grown since
         // Point reads go on beside a flush cycle's tree writes (SortednessAwareIndex, "Thread safety") over a
         // B+-tree, which keeps node versions for them; over a Bε-tree they wait for the tree's writer.
         if (tree instanceof BPlusTreeBuilder) {
@@ -203,6 +238,10 @@ public final class SortednessAwareIndexBuilder {
 
     /** A new SA index over {@code tree} (SWARE applies to any tree with bulk append); it takes ownership. */
     public SortednessAwareIndex over(final AppendableLongIndex tree) {
+        if (tree instanceof PagedTree && ((PagedTree) tree).maxBytes() != TreeBuilder.NO_MEMORY_BOUND) {
+            throw new IllegalArgumentException("the tree has maxBytes = " + ((PagedTree) tree).maxBytes()
+                    + ": bound an SA index with SortednessAwareIndexBuilder.maxBytes, which a flush cycle respects");
+        }
         return new SortednessAwareIndex(tree, this);
     }
 
@@ -236,6 +275,10 @@ public final class SortednessAwareIndexBuilder {
 
     boolean adaptiveSplitRatio() {
         return adaptiveSplitRatio;
+    }
+
+    long maxBytes() {
+        return maxBytes;
     }
 
     AdaptiveSorter newSorter() {

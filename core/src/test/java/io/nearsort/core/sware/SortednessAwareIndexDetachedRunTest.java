@@ -240,6 +240,11 @@ class SortednessAwareIndexDetachedRunTest {
         }
 
         @Override
+        public long bytesInUse() {
+            return delegate.bytesInUse();
+        }
+
+        @Override
         public void reclaimRetired() {
             delegate.reclaimRetired();
         }
