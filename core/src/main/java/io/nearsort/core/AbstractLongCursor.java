@@ -67,7 +67,13 @@ public abstract class AbstractLongCursor implements LongCursor {
         return value;
     }
 
-    /** Positions the cursor on {@code key → value}; returns true. */
+    /**
+     * Positions the cursor on {@code key → value}; returns true.
+     *
+     * @param key the entry's key
+     * @param value the entry's value
+     * @return always true, for {@code return position(k, v);} in seeks and moves
+     */
     protected final boolean position(final long key, final long value) {
         this.key = key;
         this.value = value;
@@ -75,7 +81,11 @@ public abstract class AbstractLongCursor implements LongCursor {
         return true;
     }
 
-    /** Leaves the cursor unpositioned; returns false. */
+    /**
+     * Leaves the cursor unpositioned; returns false.
+     *
+     * @return always false, for {@code return unposition();} in seeks and moves
+     */
     protected final boolean unposition() {
         positioned = false;
         return false;

@@ -9,6 +9,7 @@ public interface AppendableLongIndex extends LongIndex {
     /**
      * The largest key present.
      *
+     * @return the largest key present
      * @throws java.util.NoSuchElementException when the index is empty
      */
     long lastKey();
@@ -16,6 +17,10 @@ public interface AppendableLongIndex extends LongIndex {
     /**
      * Appends {@code keys[from, to)} with their {@code values[from, to)}.
      *
+     * @param keys the run's keys, strictly ascending over {@code [from, to)}, the first above {@link #lastKey()}
+     * @param values the run's values, index for index with {@code keys}
+     * @param from the first index of the run, inclusive
+     * @param to the end of the run, exclusive
      * @throws IllegalArgumentException when the run is not strictly ascending or its first key does not exceed
      *                                  {@link #lastKey()}; nothing is written then
      * @throws IndexOutOfBoundsException when {@code [from, to)} is not a range of both arrays
@@ -25,6 +30,8 @@ public interface AppendableLongIndex extends LongIndex {
     /**
      * Entries a bulk-appended leaf receives (leaf capacity times the bulk fill factor); SWARE sizes its buffer
      * zones like one such leaf (§IV-A).
+     *
+     * @return the number of entries per bulk-appended leaf
      */
     int bulkLeafEntries();
 
@@ -51,6 +58,8 @@ public interface AppendableLongIndex extends LongIndex {
      * Whether {@link #getOrDefault} and {@link #containsKey} may run in other threads while one thread writes
      * (default false: reads wait until no write is in progress). The SWARE buffer lets its point reads go on beside
      * a flush cycle's tree writes when they may.
+     *
+     * @return true when point reads may run beside one writer
      */
     default boolean concurrentPointReads() {
         return false;

@@ -17,7 +17,9 @@ public final class CorruptFileException extends IOException {
     private static final long serialVersionUID = 1L;
 
     private final transient Path file;
+    /** The byte offset where the check failed; see {@link #offset()}. */
     private final long offset;
+    /** The page that failed the check, -1 when none; see {@link #page()}. */
     private final long page;
 
     /**
@@ -45,6 +47,7 @@ public final class CorruptFileException extends IOException {
      * @param page    the page that failed the check, or -1 for the file's header
      * @param offset  the byte offset in {@code file} where that page (or the header) starts
      * @param problem what failed, for the message
+     * @return the exception, for the caller to throw
      */
     public static CorruptFileException inPage(final Path file, final long page, final long offset,
                                               final String problem) {
@@ -55,17 +58,29 @@ public final class CorruptFileException extends IOException {
                 + offset + "): " + problem);
     }
 
-    /** The file that failed the check (null only after deserialisation). */
+    /**
+     * The file that failed the check (null only after deserialisation).
+     *
+     * @return the corrupt file; null only after deserialisation
+     */
     public Path file() {
         return file;
     }
 
-    /** The byte offset where the check failed: the start of the record or page, 0 for the file's header. */
+    /**
+     * The byte offset where the check failed: the start of the record or page, 0 for the file's header.
+     *
+     * @return the byte offset in {@link #file()}, {@code >= 0}
+     */
     public long offset() {
         return offset;
     }
 
-    /** The page that failed the check in a paged file; -1 for the header of one, or a file not addressed by pages. */
+    /**
+     * The page that failed the check in a paged file; -1 for the header of one, or a file not addressed by pages.
+     *
+     * @return the page number, or -1 for a header or a file not addressed by pages
+     */
     public long page() {
         return page;
     }

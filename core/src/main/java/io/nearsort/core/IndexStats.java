@@ -50,88 +50,171 @@ public final class IndexStats {
         this.averageLeafFill = averageLeafFill;
     }
 
-    /** Starts a snapshot of the structure called {@code structure}. */
+    /**
+     * Starts a snapshot of the structure called {@code structure}.
+     *
+     * @param structure the structure's name, e.g. {@code "B+-tree"}; not null
+     * @return a new builder with no counter recorded
+     * @throws NullPointerException when {@code structure} is null
+     */
     public static Builder builder(final String structure) {
         return new Builder(structure);
     }
 
-    /** The structure that reported these counters, e.g. {@code "B+-tree"}. */
+    /**
+     * The structure that reported these counters, e.g. {@code "B+-tree"}.
+     *
+     * @return the structure's name, not null
+     */
     public String structure() {
         return structure;
     }
 
-    /** The counter called {@code name}, or 0 when the structure does not keep it. */
+    /**
+     * The counter called {@code name}, or 0 when the structure does not keep it.
+     *
+     * @param name the counter's name, typically one of this class's constants
+     * @return the counter's value, or 0 when the structure did not report it
+     */
     public long counter(final String name) {
         final Long value = counters.get(name);
         return value == null ? 0L : value;
     }
 
-    /** Every counter the structure reported, in a stable order. */
+    /**
+     * Every counter the structure reported, in a stable order.
+     *
+     * @return an unmodifiable map from counter name to value, in the order the structure recorded them
+     */
     public Map<String, Long> counters() {
         return counters;
     }
 
-    /** Average fraction of leaf capacity in use, in [0, 1]; 0 when there is no leaf. */
+    /**
+     * Average fraction of leaf capacity in use, in [0, 1]; 0 when there is no leaf.
+     *
+     * @return the average leaf fill in [0, 1]; 0 when there is no leaf
+     */
     public double averageLeafFill() {
         return averageLeafFill;
     }
 
-    /** @see #SIZE */
+    /**
+     * Shorthand for {@code counter(SIZE)}.
+     *
+     * @return entries present; 0 when the structure does not keep this counter
+     * @see #SIZE
+     */
     public long size() {
         return counter(SIZE);
     }
 
-    /** @see #HEIGHT */
+    /**
+     * Shorthand for {@code counter(HEIGHT)}.
+     *
+     * @return levels from the root to the leaves (1 for a single leaf); 0 when empty or not kept
+     * @see #HEIGHT
+     */
     public long height() {
         return counter(HEIGHT);
     }
 
-    /** @see #LEAF_COUNT */
+    /**
+     * Shorthand for {@code counter(LEAF_COUNT)}.
+     *
+     * @return leaf nodes; 0 when the structure does not keep this counter
+     * @see #LEAF_COUNT
+     */
     public long leafCount() {
         return counter(LEAF_COUNT);
     }
 
-    /** @see #INTERNAL_NODE_COUNT */
+    /**
+     * Shorthand for {@code counter(INTERNAL_NODE_COUNT)}.
+     *
+     * @return internal nodes; 0 when the structure does not keep this counter
+     * @see #INTERNAL_NODE_COUNT
+     */
     public long internalNodeCount() {
         return counter(INTERNAL_NODE_COUNT);
     }
 
-    /** @see #LEAF_SPLITS */
+    /**
+     * Shorthand for {@code counter(LEAF_SPLITS)}.
+     *
+     * @return leaf splits since creation; 0 when the structure does not keep this counter
+     * @see #LEAF_SPLITS
+     */
     public long leafSplits() {
         return counter(LEAF_SPLITS);
     }
 
-    /** @see #INTERNAL_SPLITS */
+    /**
+     * Shorthand for {@code counter(INTERNAL_SPLITS)}.
+     *
+     * @return internal node splits since creation; 0 when the structure does not keep this counter
+     * @see #INTERNAL_SPLITS
+     */
     public long internalSplits() {
         return counter(INTERNAL_SPLITS);
     }
 
-    /** @see #TOP_INSERTS */
+    /**
+     * Shorthand for {@code counter(TOP_INSERTS)}.
+     *
+     * @return entries inserted by a root-to-leaf traversal; 0 when the structure does not keep this counter
+     * @see #TOP_INSERTS
+     */
     public long topInserts() {
         return counter(TOP_INSERTS);
     }
 
-    /** @see #TAIL_LEAF_INSERTS */
+    /**
+     * Shorthand for {@code counter(TAIL_LEAF_INSERTS)}.
+     *
+     * @return entries inserted straight into the right-most leaf; 0 when the structure does not keep this counter
+     * @see #TAIL_LEAF_INSERTS
+     */
     public long tailLeafInserts() {
         return counter(TAIL_LEAF_INSERTS);
     }
 
-    /** @see #BULK_LOADED_ENTRIES */
+    /**
+     * Shorthand for {@code counter(BULK_LOADED_ENTRIES)}.
+     *
+     * @return entries written by bulk append of sorted runs; 0 when the structure does not keep this counter
+     * @see #BULK_LOADED_ENTRIES
+     */
     public long bulkLoadedEntries() {
         return counter(BULK_LOADED_ENTRIES);
     }
 
-    /** @see #BYTES_ALLOCATED */
+    /**
+     * Shorthand for {@code counter(BYTES_ALLOCATED)}.
+     *
+     * @return bytes obtained from the operating system; 0 when the structure does not keep this counter
+     * @see #BYTES_ALLOCATED
+     */
     public long bytesAllocated() {
         return counter(BYTES_ALLOCATED);
     }
 
-    /** @see #BYTES_IN_USE */
+    /**
+     * Shorthand for {@code counter(BYTES_IN_USE)}.
+     *
+     * @return bytes in pages currently used by the structure; 0 when the structure does not keep this counter
+     * @see #BYTES_IN_USE
+     */
     public long bytesInUse() {
         return counter(BYTES_IN_USE);
     }
 
-    /** @see #HEAP_BYTES */
+    /**
+     * Shorthand for {@code counter(HEAP_BYTES)}.
+     *
+     * @return bytes of Java heap held by the structure's buffers; 0 when the structure does not keep this counter
+     * @see #HEAP_BYTES
+     */
     public long heapBytes() {
         return counter(HEAP_BYTES);
     }
@@ -154,13 +237,26 @@ public final class IndexStats {
             this.structure = java.util.Objects.requireNonNull(structure, "structure");
         }
 
-        /** Records counter {@code name}. */
+        /**
+         * Records counter {@code name}.
+         *
+         * @param name the counter's name, typically one of {@link IndexStats}'s constants; not null
+         * @param value the counter's value; a later call with the same name replaces it
+         * @return this builder
+         * @throws NullPointerException when {@code name} is null
+         */
         public Builder counter(final String name, final long value) {
             counters.put(java.util.Objects.requireNonNull(name, "name"), value);
             return this;
         }
 
-        /** Records the average leaf fill, a fraction in [0, 1]. */
+        /**
+         * Records the average leaf fill, a fraction in [0, 1].
+         *
+         * @param fill the fraction of leaf capacity in use, in [0, 1]
+         * @return this builder
+         * @throws IllegalArgumentException when {@code fill} is outside [0, 1] or NaN
+         */
         public Builder averageLeafFill(final double fill) {
             if (!(fill >= 0.0 && fill <= 1.0)) {
                 throw new IllegalArgumentException("averageLeafFill must be in [0, 1] (got: " + fill + ")");
@@ -169,7 +265,11 @@ public final class IndexStats {
             return this;
         }
 
-        /** The immutable snapshot. */
+        /**
+         * The immutable snapshot.
+         *
+         * @return a snapshot of the counters recorded so far; later calls on this builder do not change it
+         */
         public IndexStats build() {
             return new IndexStats(structure, new LinkedHashMap<>(counters), averageLeafFill);
         }

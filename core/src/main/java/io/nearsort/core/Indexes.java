@@ -24,6 +24,8 @@ public final class Indexes {
 
     /**
      * The off-heap B+-tree. Defaults are the SWARE paper's baseline B+-tree: 50:50 splits, top-inserts only.
+     *
+     * @return a new builder with those defaults
      */
     public static BPlusTreeBuilder bPlusTree() {
         return new BPlusTreeBuilder();
@@ -32,6 +34,8 @@ public final class Indexes {
     /**
      * The SA B+-tree (OSM-tree): the SWARE buffer over a B+-tree. Defaults are SWARE §V's tuning; see
      * {@link SortednessAwareIndexBuilder}, which also says how much Java heap the buffer takes.
+     *
+     * @return a new builder with those defaults, over a B+-tree
      */
     public static SortednessAwareIndexBuilder saBPlusTree() {
         return new SortednessAwareIndexBuilder();
@@ -41,6 +45,8 @@ public final class Indexes {
      * SB-Tree, the segmented-block B+-tree for concurrent time-series ingestion: per-thread blocks behind a
      * shortcut, an asynchronously updated search layer. Defaults: 4 KiB blocks (the paper's); see
      * {@link SBTreeBuilder}.
+     *
+     * @return a new builder with those defaults
      */
     public static SBTreeBuilder sbTree() {
         return new SBTreeBuilder();
@@ -48,6 +54,8 @@ public final class Indexes {
 
     /**
      * The off-heap Bε-tree. Defaults are the SWARE paper's Bε-tree (§V "Index Design"): ε = 1/2, 50:50 splits.
+     *
+     * @return a new builder with those defaults
      */
     public static BeTreeBuilder beTree() {
         return new BeTreeBuilder();
@@ -56,6 +64,8 @@ public final class Indexes {
     /**
      * The SA Bε-tree: the SWARE buffer over a Bε-tree (§V-G). Defaults are SWARE §V's tuning, as for
      * {@link #saBPlusTree()}; {@code tailLeafInserts} must stay false.
+     *
+     * @return a new builder with those defaults, over a Bε-tree
      */
     public static SortednessAwareIndexBuilder saBeTree() {
         return new SortednessAwareIndexBuilder(beTree());

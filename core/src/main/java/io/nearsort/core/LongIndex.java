@@ -22,7 +22,12 @@ import java.util.NavigableMap;
  * command line (Agrona's memory access; {@code =org.agrona} instead when Agrona is on the module path).
  */
 public interface LongIndex extends AutoCloseable {
-    /** Inserts {@code key} or overwrites its value; the latest write wins. */
+    /**
+     * Inserts {@code key} or overwrites its value; the latest write wins.
+     *
+     * @param key the key; any long, {@link Long#MIN_VALUE} and {@link Long#MAX_VALUE} included
+     * @param value the value to store; any long
+     */
     void put(long key, long value);
 
     /**
@@ -30,6 +35,10 @@ public interface LongIndex extends AutoCloseable {
      * exactly as the same sequence of {@link #put} calls would. Structures that can do better with a batch
      * (the SA B+-tree takes its lock once per batch and copies in-order runs whole) override it.
      *
+     * @param keys the keys; only {@code keys[from, to)} is read
+     * @param values the values, index for index with {@code keys}; only {@code values[from, to)} is read
+     * @param from the first index of the batch, inclusive, {@code >= 0}
+     * @param to the end of the batch, exclusive, from {@code from} to the length of the shorter array
      * @throws IndexOutOfBoundsException if {@code [from, to)} is not within both arrays
      */
     default void putAll(final long[] keys, final long[] values, final int from, final int to) {
@@ -42,6 +51,12 @@ public interface LongIndex extends AutoCloseable {
     /**
      * Checks the range of a {@link #putAll} batch, naming what is wrong. Internal: for implementations of this
      * interface in nearsort; not part of the API, may change in any release.
+     *
+     * @param keys the batch's keys
+     * @param values the batch's values
+     * @param from the first index of the batch, inclusive
+     * @param to the end of the batch, exclusive
+     * @throws IndexOutOfBoundsException if {@code [from, to)} is not within both arrays
      */
     static void checkBatch(final long[] keys, final long[] values, final int from, final int to) {
         if (from < 0 || from > to || to > keys.length || to > values.length) {
@@ -50,13 +65,28 @@ public interface LongIndex extends AutoCloseable {
         }
     }
 
-    /** The value of {@code key}, or {@code defaultValue} when absent. */
+    /**
+     * The value of {@code key}, or {@code defaultValue} when absent.
+     *
+     * @param key the key to look up; any long
+     * @param defaultValue what to return when {@code key} is absent; any long
+     * @return the value of {@code key}, or {@code defaultValue} when absent
+     */
     long getOrDefault(long key, long defaultValue);
 
-    /** Whether {@code key} is present. */
+    /**
+     * Whether {@code key} is present.
+     *
+     * @param key the key to look up; any long
+     * @return true when the index holds {@code key}
+     */
     boolean containsKey(long key);
 
-    /** Removes {@code key} if present. */
+    /**
+     * Removes {@code key} if present.
+     *
+     * @param key the key to remove; any long, absent keys included
+     */
     void remove(long key);
 
     /**
@@ -65,28 +95,49 @@ public interface LongIndex extends AutoCloseable {
      * <p>The consumer must not modify this index; implementations detect it where they can and throw
      * {@link java.util.ConcurrentModificationException}.
      *
+     * @param lo the smallest key to visit, inclusive
+     * @param hi the largest key to visit, inclusive
+     * @param consumer receives each entry's key and value
      * @return the number of entries visited; 0 when {@code lo > hi}
      */
     long forEachInRange(long lo, long hi, LongLongConsumer consumer);
 
-    /** The exact number of entries. */
+    /**
+     * The exact number of entries.
+     *
+     * @return the number of keys present, {@code >= 0}
+     */
     long size();
 
-    /** Whether the index holds no entry. */
+    /**
+     * Whether the index holds no entry.
+     *
+     * @return true when {@link #size()} is 0
+     */
     default boolean isEmpty() {
         return size() == 0;
     }
 
-    /** A new cursor over this index, not yet positioned. */
+    /**
+     * A new cursor over this index, not yet positioned.
+     *
+     * @return a new, unpositioned cursor, confined to the calling thread
+     */
     LongCursor cursor();
 
-    /** A cheap snapshot of the index's counters. */
+    /**
+     * A cheap snapshot of the index's counters.
+     *
+     * @return the counters as of this call
+     */
     IndexStats stats();
 
     /**
      * A live {@link NavigableMap} view honouring the {@code java.util} contract as {@link java.util.TreeMap}
      * does; it rejects {@code null} keys and values with {@link NullPointerException}. The view has the
      * thread-safety of this index.
+     *
+     * @return a live map view backed by this index
      */
     NavigableMap<Long, Long> asNavigableMap();
 

@@ -27,6 +27,10 @@ public final class BeTreeBuilder extends TreeBuilder<BeTreeBuilder> {
      * floor(B^ε))} pivots and gives the rest to its message buffer; in [0.1, 0.8] (default 0.5: about √B pivots).
      * Smaller ε buffers more messages per node (cheaper writes, more to search on reads), larger ε gives more
      * pivots (a shallower tree, smaller buffers).
+     *
+     * @param epsilon the exponent ε, in [0.1, 0.8]
+     * @return this builder
+     * @throws IllegalArgumentException when {@code epsilon} is outside [0.1, 0.8]
      */
     public BeTreeBuilder epsilon(final double epsilon) {
         if (!(epsilon >= MIN_EPSILON && epsilon <= MAX_EPSILON)) {
@@ -52,12 +56,20 @@ public final class BeTreeBuilder extends TreeBuilder<BeTreeBuilder> {
         return this;
     }
 
-    /** Pivots an internal node holds with the configured page size and ε. */
+    /**
+     * Pivots an internal node holds with the configured page size and ε.
+     *
+     * @return the most pivots an internal node holds, at least 2
+     */
     public int maxPivots() {
         return BeNodeDescriptor.of(pageSize(), epsilon).maxPivots;
     }
 
-    /** Messages an internal node's buffer holds with the configured page size and ε. */
+    /**
+     * Messages an internal node's buffer holds with the configured page size and ε.
+     *
+     * @return the message buffer capacity of an internal node
+     */
     public int bufferCapacity() {
         return BeNodeDescriptor.of(pageSize(), epsilon).bufferCapacity;
     }

@@ -759,6 +759,9 @@ public final class BPlusTree extends PagedTree {
     /**
      * Walks the leaf chain from the smallest key to the largest, handing each non-empty leaf to {@code visitor}.
      * The tree must not be modified during the walk.
+     *
+     * @param visitor receives each non-empty leaf in ascending key order; its arrays are reused between leaves
+     * @throws IllegalStateException after {@link #close()}
      */
     public void forEachLeaf(final LeafVisitor visitor) {
         ensureOpen();
@@ -789,12 +792,20 @@ public final class BPlusTree extends PagedTree {
                 .counter(RETIRED_PAGES, retiredCount), size, leafCapacity);
     }
 
-    /** Entries one leaf holds. */
+    /**
+     * Entries one leaf holds.
+     *
+     * @return the leaf capacity, fixed by the page size
+     */
     public int leafCapacity() {
         return leafCapacity;
     }
 
-    /** Keys one internal node holds. */
+    /**
+     * Keys one internal node holds.
+     *
+     * @return the internal node capacity in keys (it has one child more), fixed by the page size
+     */
     public int internalCapacity() {
         return internalCapacity;
     }

@@ -14,7 +14,12 @@ public final class BPlusTreeBuilder extends TreeBuilder<BPlusTreeBuilder> {
     public BPlusTreeBuilder() {
     }
 
-    /** Entries one leaf of a tree with nodes of {@code pageSize} bytes holds. */
+    /**
+     * Entries one leaf of a tree with nodes of {@code pageSize} bytes holds.
+     *
+     * @param pageSize the node size in bytes, as for {@link #pageSize(int)} (not checked here)
+     * @return how many key-value pairs fit in one leaf: {@code (pageSize - 32) / 16}
+     */
     public static int leafCapacity(final int pageSize) {
         return NodeDescriptor.leafCapacity(pageSize);
     }
@@ -32,6 +37,9 @@ public final class BPlusTreeBuilder extends TreeBuilder<BPlusTreeBuilder> {
      * node and reads validate the versions they passed, retrying when a change overlapped them; pages the writer
      * frees wait in {@link BPlusTree#reclaimRetired} until no such read can still reach them. Scans, cursors and
      * {@link BPlusTree#lastKey} still need the writer to be idle. The SA B+-tree turns this on.
+     *
+     * @param enabled true to let point reads run beside one writer
+     * @return this builder
      */
     public BPlusTreeBuilder concurrentReads(final boolean enabled) {
         this.concurrentReads = enabled;

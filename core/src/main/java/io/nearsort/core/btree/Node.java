@@ -31,14 +31,23 @@ public final class Node {
     private int capacity;
     private long address;
 
-    /** A flyweight for nodes of {@code pageSize}-byte pages, viewing none yet. */
+    /**
+     * A flyweight for nodes of {@code pageSize}-byte pages, viewing none yet.
+     *
+     * @param pageSize bytes per node page, the tree's page size (a power of two from 512 to 1048576)
+     */
     public Node(final int pageSize) {
         this.pageSize = pageSize;
         this.leafCapacity = NodeDescriptor.leafCapacity(pageSize);
         this.internalCapacity = NodeDescriptor.internalCapacity(pageSize);
     }
 
-    /** Views the node at {@code page}, reading its kind from the header. */
+    /**
+     * Views the node at {@code page}, reading its kind from the header.
+     *
+     * @param page the off-heap address of a formatted node page
+     * @return this flyweight, now viewing {@code page}
+     */
     public Node wrap(final long page) {
         buffer.wrap(page, pageSize);
         address = page;
@@ -46,7 +55,12 @@ public final class Node {
         return this;
     }
 
-    /** Formats {@code page} as an empty leaf and views it. */
+    /**
+     * Formats {@code page} as an empty leaf and views it.
+     *
+     * @param page the off-heap address of a page no reader can reach yet
+     * @return this flyweight, now viewing the new leaf
+     */
     public Node initLeaf(final long page) {
         return init(page, KIND_LEAF, leafCapacity);
     }
@@ -82,12 +96,20 @@ public final class Node {
         return capacity;
     }
 
-    /** Entries of a leaf, keys of an internal node. */
+    /**
+     * Entries of a leaf, keys of an internal node.
+     *
+     * @return the viewed node's count, from 0 to its capacity
+     */
     public int count() {
         return buffer.getInt(COUNT_OFFSET);
     }
 
-    /** Sets {@link #count()}. */
+    /**
+     * Sets {@link #count()}.
+     *
+     * @param count the viewed node's new count, from 0 to its capacity (not checked)
+     */
     public void setCount(final int count) {
         buffer.putInt(COUNT_OFFSET, count);
     }
@@ -188,6 +210,14 @@ public final class Node {
      * Writes {@code keys[from, from + n)} and {@code values[from, from + n)} to entries {@code [at, at + n)}: two
      * block copies instead of 2n stores, for the bulk append of sorted runs (SWARE §III). The entries must fit
      * the node ({@code at + n <= capacity}); the count is not changed.
+     *
+     * @param at the first entry of the node to write, {@code >= 0}
+     * @param keys the keys to copy; {@code keys[from, from + n)} is read
+     * @param values the values to copy; {@code values[from, from + n)} is read
+     * @param from the first index to read in both arrays
+     * @param n how many entries to copy; nothing happens when {@code n <= 0}
+     * @throws IndexOutOfBoundsException when {@code [at, at + n)} exceeds the node's capacity or
+     *                                   {@code [from, from + n)} either array
      */
     public void writeEntries(final int at, final long[] keys, final long[] values, final int from, final int n) {
         if (n <= 0) {
@@ -203,6 +233,14 @@ public final class Node {
     /**
      * Copies entries {@code [at, at + n)} to {@code keys[from, from + n)} and {@code values[from, from + n)}: the
      * inverse of {@link #writeEntries}, two block copies.
+     *
+     * @param at the first entry of the node to read, {@code >= 0}
+     * @param keys receives the keys in {@code keys[from, from + n)}
+     * @param values receives the values in {@code values[from, from + n)}
+     * @param from the first index to write in both arrays
+     * @param n how many entries to copy; nothing happens when {@code n <= 0}
+     * @throws IndexOutOfBoundsException when {@code [at, at + n)} exceeds the node's capacity or
+     *                                   {@code [from, from + n)} either array
      */
     public void readEntries(final int at, final long[] keys, final long[] values, final int from, final int n) {
         if (n <= 0) {
@@ -227,17 +265,35 @@ public final class Node {
     // ------------------------------------------------------------------ stateless reads
     // Used by the read paths that many threads may run at once (no flyweight state is shared).
 
-    /** {@link #count()} of the node at {@code page}. */
+    /**
+     * {@link #count()} of the node at {@code page}.
+     *
+     * @param page the off-heap address of a node page
+     * @return the node's count: entries of a leaf, keys of an internal node
+     */
     public static int countAt(final long page) {
         return UnsafeApi.getInt(page + COUNT_OFFSET);
     }
 
-    /** Key {@code index} of the node at {@code page}. */
+    /**
+     * Key {@code index} of the node at {@code page}.
+     *
+     * @param page the off-heap address of a node page
+     * @param index the key's position, in {@code [0, count)} (not checked)
+     * @return the key at {@code index}
+     */
     public static long keyAt(final long page, final int index) {
         return UnsafeApi.getLong(page + keyOffset(index));
     }
 
-    /** Slot {@code index} (a leaf's value) of the node of {@code capacity} at {@code page}. */
+    /**
+     * Slot {@code index} (a leaf's value) of the node of {@code capacity} at {@code page}.
+     *
+     * @param page the off-heap address of a node page
+     * @param capacity the node's capacity (leaf or internal), which places its slot array
+     * @param index the slot's position, in {@code [0, count)} for a leaf (not checked)
+     * @return the slot: a leaf's value, an internal node's child address
+     */
     public static long slotAt(final long page, final int capacity, final int index) {
         return UnsafeApi.getLong(page + NodeDescriptor.slotOffset(capacity, index));
     }
@@ -263,22 +319,48 @@ public final class Node {
         UnsafeApi.putLongRelease(null, page + VERSION_OFFSET, oddVersion + 1);
     }
 
-    /** {@link #lowerBound} of the node at {@code page}. */
+    /**
+     * {@link #lowerBound} of the node at {@code page}.
+     *
+     * @param page the off-heap address of a node page
+     * @param key the key to search for; any long
+     * @return the index of the first key {@code >= key}, in [0, count]
+     */
     public static int lowerBoundAt(final long page, final long key) {
         return lowerBoundAt(page, countAt(page), key);
     }
 
-    /** {@link #lowerBound} of the node at {@code page} over its first {@code count} keys. */
+    /**
+     * {@link #lowerBound} of the node at {@code page} over its first {@code count} keys.
+     *
+     * @param page the off-heap address of a node page
+     * @param count how many of its keys to search, at most its count
+     * @param key the key to search for; any long
+     * @return the index of the first of those keys {@code >= key}, in [0, count]
+     */
     public static int lowerBoundAt(final long page, final int count, final long key) {
         return lowerBoundOf(page + keyOffset(0), 0, count, key);
     }
 
-    /** {@link #upperBound} of the node at {@code page}. */
+    /**
+     * {@link #upperBound} of the node at {@code page}.
+     *
+     * @param page the off-heap address of a node page
+     * @param key the key to search for; any long
+     * @return the index of the first key {@code > key}, in [0, count]
+     */
     public static int upperBoundAt(final long page, final long key) {
         return upperBoundAt(page, countAt(page), key);
     }
 
-    /** {@link #upperBound} of the node at {@code page} over its first {@code count} keys. */
+    /**
+     * {@link #upperBound} of the node at {@code page} over its first {@code count} keys.
+     *
+     * @param page the off-heap address of a node page
+     * @param count how many of its keys to search, at most its count
+     * @param key the key to search for; any long
+     * @return the index of the first of those keys {@code > key}, in [0, count]
+     */
     public static int upperBoundAt(final long page, final int count, final long key) {
         return upperBoundOf(page + keyOffset(0), 0, count, key);
     }
@@ -287,6 +369,12 @@ public final class Node {
      * Index of the first of the ascending {@code long}s at {@code address + 8 i}, {@code i} in {@code [from, to)},
      * that is {@code >= key}, or {@code to}: the binary search of every off-heap sorted key array (B+-tree keys,
      * Bε-tree pivots and messages).
+     *
+     * @param address the off-heap address of element 0 of the array
+     * @param from the first index to search, inclusive
+     * @param to the end of the search, exclusive, {@code >= from}
+     * @param key the key to search for; any long
+     * @return the index of the first element {@code >= key}, in {@code [from, to]}; {@code to} when there is none
      */
     public static int lowerBoundOf(final long address, final int from, final int to, final long key) {
         int lo = from;
@@ -302,7 +390,15 @@ public final class Node {
         return lo;
     }
 
-    /** {@link #lowerBoundOf} for the first {@code long} {@code > key}. */
+    /**
+     * {@link #lowerBoundOf} for the first {@code long} {@code > key}.
+     *
+     * @param address the off-heap address of element 0 of the array
+     * @param from the first index to search, inclusive
+     * @param to the end of the search, exclusive, {@code >= from}
+     * @param key the key to search for; any long
+     * @return the index of the first element {@code > key}, in {@code [from, to]}; {@code to} when there is none
+     */
     public static int upperBoundOf(final long address, final int from, final int to, final long key) {
         int lo = from;
         int hi = to;

@@ -37,7 +37,12 @@ public abstract class PagedTree implements AppendableLongIndex {
     /** Entries written by bulk append. */
     protected long bulkLoadedEntries;
 
-    /** A tree called {@code name} whose nodes are pages of the size {@code config} names. */
+    /**
+     * A tree called {@code name} whose nodes are pages of the size {@code config} names.
+     *
+     * @param name the tree's name in statistics and {@link #toString()}, e.g. {@code "B+-tree"}
+     * @param config the validated settings; its page size and slab pool configure the tree's arena
+     */
     protected PagedTree(final String name, final TreeBuilder<?> config) {
         TreeBuilder.checkMaxBytes(config.maxBytes(), config.pageSize()); // the page size may have grown since
         this.name = name;
@@ -57,6 +62,14 @@ public abstract class PagedTree implements AppendableLongIndex {
     /**
      * The checks of {@link #bulkAppend}: {@code [from, to)} within both arrays, keys strictly ascending, the
      * first one above {@link #lastKey()}.
+     *
+     * @param keys the run's keys
+     * @param values the run's values
+     * @param from the first index of the run, inclusive
+     * @param to the end of the run, exclusive
+     * @throws IndexOutOfBoundsException when {@code [from, to)} is not a range of both arrays
+     * @throws IllegalArgumentException when the keys are not strictly ascending or the first does not exceed
+     *                                  {@link #lastKey()} of a non-empty tree
      */
     protected final void checkRun(final long[] keys, final long[] values, final int from, final int to) {
         Objects.checkFromToIndex(from, to, keys.length);
@@ -76,6 +89,10 @@ public abstract class PagedTree implements AppendableLongIndex {
     /**
      * The statistics both trees report first: {@code size}, {@code height}, node counts, splits, top-inserts and
      * bulk-loaded entries. The tree adds its own counters and ends with {@link #finishStats}.
+     *
+     * @param size the entries in the tree
+     * @param height the tree's levels from root to leaves
+     * @return a builder holding those counters, for the tree to add its own
      */
     protected final IndexStats.Builder treeStats(final long size, final int height) {
         return IndexStats.builder(name)
@@ -89,7 +106,14 @@ public abstract class PagedTree implements AppendableLongIndex {
                 .counter(IndexStats.BULK_LOADED_ENTRIES, bulkLoadedEntries);
     }
 
-    /** Adds the arena's bytes and the average fill of leaves of {@code leafCapacity} holding {@code leafEntries}. */
+    /**
+     * Adds the arena's bytes and the average fill of leaves of {@code leafCapacity} holding {@code leafEntries}.
+     *
+     * @param stats the builder {@link #treeStats} returned, with the tree's own counters added
+     * @param leafEntries the entries held in all leaves together
+     * @param leafCapacity the entries one leaf holds
+     * @return the finished snapshot
+     */
     protected final IndexStats finishStats(final IndexStats.Builder stats, final long leafEntries,
                                            final int leafCapacity) {
         return stats.counter(IndexStats.BYTES_ALLOCATED, arena.bytesAllocated())
@@ -98,13 +122,22 @@ public abstract class PagedTree implements AppendableLongIndex {
                 .build();
     }
 
+<<<<<<< HEAD
     /** Bytes still held in pages; 0 after {@link #close()}. */
     @Override
+=======
+    /**
+     * Bytes still held in pages; 0 after {@link #close()}.
+     *
+     * @return the bytes of the arena's pages in use; 0 after {@link #close()}
+     */
+>>>>>>> wt-core
     public long bytesInUse() {
         return arena.bytesInUse();
     }
 
     /**
+<<<<<<< HEAD
      * The bound on {@link #bytesInUse()} set by {@link TreeBuilder#maxBytes}.
      *
      * @return the bound in bytes, or {@link TreeBuilder#NO_MEMORY_BOUND} when there is none
@@ -150,6 +183,12 @@ public abstract class PagedTree implements AppendableLongIndex {
     }
 
     /** Bytes obtained from the operating system; 0 after {@link #close()}. */
+=======
+     * Bytes obtained from the operating system; 0 after {@link #close()}.
+     *
+     * @return the bytes the arena holds; 0 after {@link #close()}
+     */
+>>>>>>> wt-core
     public long bytesAllocated() {
         return arena.bytesAllocated();
     }
@@ -174,7 +213,11 @@ public abstract class PagedTree implements AppendableLongIndex {
         }
     }
 
-    /** The tree's name in statistics, e.g. {@code "B+-tree"}. */
+    /**
+     * The tree's name in statistics, e.g. {@code "B+-tree"}.
+     *
+     * @return the name given to the constructor
+     */
     protected final String name() {
         return name;
     }
@@ -184,6 +227,10 @@ public abstract class PagedTree implements AppendableLongIndex {
         return closed ? name + "{closed}" : name + "{" + shape() + "}";
     }
 
-    /** The tree's shape for {@link #toString()}, e.g. {@code "size=10, height=1"}. */
+    /**
+     * The tree's shape for {@link #toString()}, e.g. {@code "size=10, height=1"}.
+     *
+     * @return comma-separated {@code name=value} pairs, without braces
+     */
     protected abstract String shape();
 }

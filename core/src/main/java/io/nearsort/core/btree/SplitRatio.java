@@ -18,13 +18,26 @@ public final class SplitRatio {
     /**
      * How many of {@code total} entries stay in the left node, clamped so that the left keeps at least
      * {@code minLeft} and the right receives at least {@code minRight}.
+     *
+     * @param total the entries of the full node
+     * @param ratio the fraction that stays left, normally a validated ratio in [0.5, 0.95]
+     * @param minLeft the fewest entries the left node keeps
+     * @param minRight the fewest entries the right node receives
+     * @return {@code round(ratio * total)} clamped to {@code [minLeft, total - minRight]}
      */
     public static int leftCount(final int total, final double ratio, final int minLeft, final int minRight) {
         final int left = (int) Math.round(ratio * total);
         return Math.max(minLeft, Math.min(total - minRight, left));
     }
 
-    /** {@code ratio} if it is a split ratio in [0.5, 0.95]; otherwise an exception naming {@code parameter}. */
+    /**
+     * {@code ratio} if it is a split ratio in [0.5, 0.95]; otherwise an exception naming {@code parameter}.
+     *
+     * @param parameter the setting's name, for the exception's message
+     * @param ratio the ratio to check
+     * @return {@code ratio} unchanged
+     * @throws IllegalArgumentException when {@code ratio} is outside [0.5, 0.95] or NaN
+     */
     public static double validate(final String parameter, final double ratio) {
         if (!(ratio >= MIN && ratio <= MAX)) {
             throw new IllegalArgumentException(parameter + " must be in [" + MIN + ", " + MAX + "] (got: " + ratio

@@ -40,7 +40,13 @@ public abstract class TreeBuilder<B extends TreeBuilder<B>> {
         return (B) this;
     }
 
-    /** Node size in bytes: a power of two from 512 B to 1 MiB (default 4 KiB). */
+    /**
+     * Node size in bytes: a power of two from 512 B to 1 MiB (default 4 KiB).
+     *
+     * @param pageSize bytes per node page, a power of two from 512 to 1048576
+     * @return this builder
+     * @throws IllegalArgumentException when {@code pageSize} is not such a power of two
+     */
     public B pageSize(final int pageSize) {
         if (pageSize < PageArena.MIN_PAGE_SIZE || pageSize > PageArena.MAX_PAGE_SIZE
                 || Integer.bitCount(pageSize) != 1) {
@@ -51,7 +57,13 @@ public abstract class TreeBuilder<B extends TreeBuilder<B>> {
         return self();
     }
 
-    /** Sets both the leaf and the internal split ratio, in [0.5, 0.95] (default 0.5; SWARE uses 0.8). */
+    /**
+     * Sets both the leaf and the internal split ratio, in [0.5, 0.95] (default 0.5; SWARE uses 0.8).
+     *
+     * @param ratio fraction of a full node's entries that stay in it on a split, in [0.5, 0.95]
+     * @return this builder
+     * @throws IllegalArgumentException when {@code ratio} is outside [0.5, 0.95]
+     */
     public B splitRatio(final double ratio) {
         SplitRatio.validate("splitRatio", ratio);
         this.leafSplitRatio = ratio;
@@ -59,19 +71,37 @@ public abstract class TreeBuilder<B extends TreeBuilder<B>> {
         return self();
     }
 
-    /** Fraction of a full leaf's entries that stay in it on a split, in [0.5, 0.95] (default 0.5). */
+    /**
+     * Fraction of a full leaf's entries that stay in it on a split, in [0.5, 0.95] (default 0.5).
+     *
+     * @param ratio fraction of the entries the left leaf keeps, in [0.5, 0.95]
+     * @return this builder
+     * @throws IllegalArgumentException when {@code ratio} is outside [0.5, 0.95]
+     */
     public B leafSplitRatio(final double ratio) {
         this.leafSplitRatio = SplitRatio.validate("leafSplitRatio", ratio);
         return self();
     }
 
-    /** Fraction of a full internal node's keys that stay in it on a split, in [0.5, 0.95] (default 0.5). */
+    /**
+     * Fraction of a full internal node's keys that stay in it on a split, in [0.5, 0.95] (default 0.5).
+     *
+     * @param ratio fraction of the keys the left node keeps, in [0.5, 0.95]
+     * @return this builder
+     * @throws IllegalArgumentException when {@code ratio} is outside [0.5, 0.95]
+     */
     public B internalSplitRatio(final double ratio) {
         this.internalSplitRatio = SplitRatio.validate("internalSplitRatio", ratio);
         return self();
     }
 
-    /** Fill factor of leaves and internal nodes written by bulk append, in [0.5, 1.0] (default 0.95). */
+    /**
+     * Fill factor of leaves and internal nodes written by bulk append, in [0.5, 1.0] (default 0.95).
+     *
+     * @param fillFactor fraction of a bulk-appended node's capacity to fill, in [0.5, 1.0]
+     * @return this builder
+     * @throws IllegalArgumentException when {@code fillFactor} is outside [0.5, 1.0]
+     */
     public B bulkFillFactor(final double fillFactor) {
         if (!(fillFactor >= MIN_BULK_FILL_FACTOR && fillFactor <= 1.0)) {
             throw new IllegalArgumentException("bulkFillFactor must be in [" + MIN_BULK_FILL_FACTOR
@@ -85,6 +115,10 @@ public abstract class TreeBuilder<B extends TreeBuilder<B>> {
      * Where the tree's off-heap slabs come from and return to when it is closed (default
      * {@link SlabPool#shared()}, bounded by the system property {@value SlabPool#MAX_BYTES_PROPERTY};
      * {@link SlabPool#disabled()} frees them on close). See {@link PageArena.Builder#slabPool}.
+     *
+     * @param slabPool the pool to take slabs from and return them to; not null
+     * @return this builder
+     * @throws IllegalArgumentException when {@code slabPool} is null
      */
     public B slabPool(final SlabPool slabPool) {
         if (slabPool == null) {
@@ -140,33 +174,58 @@ public abstract class TreeBuilder<B extends TreeBuilder<B>> {
     /**
      * Whether a put whose key is at least the tail leaf's minimum goes straight to that leaf (SWARE §III
      * right-most leaf insertion). Trees without that path accept only {@code false}.
+     *
+     * @param enabled true to send such puts straight to the tail leaf
+     * @return this builder
+     * @throws IllegalArgumentException when {@code enabled} is true for a tree without that path
      */
     public abstract B tailLeafInserts(boolean enabled);
 
-    /** A new, empty tree that owns its off-heap memory. */
+    /**
+     * A new, empty tree that owns its off-heap memory.
+     *
+     * @return a new, empty tree with this builder's settings; the caller closes it
+     */
     public abstract AppendableLongIndex build();
 
-    /** The configured node size in bytes. */
+    /**
+     * The configured node size in bytes.
+     *
+     * @return bytes per node page, a power of two from 512 to 1048576
+     */
     public int pageSize() {
         return pageSize;
     }
 
-    /** The configured leaf split ratio. */
+    /**
+     * The configured leaf split ratio.
+     *
+     * @return the leaf split ratio, in [0.5, 0.95]
+     */
     public double leafSplitRatio() {
         return leafSplitRatio;
     }
 
-    /** The configured internal split ratio. */
+    /**
+     * The configured internal split ratio.
+     *
+     * @return the internal split ratio, in [0.5, 0.95]
+     */
     public double internalSplitRatio() {
         return internalSplitRatio;
     }
 
-    /** The configured fill factor of bulk-appended nodes. */
+    /**
+     * The configured fill factor of bulk-appended nodes.
+     *
+     * @return the bulk fill factor, in [0.5, 1.0]
+     */
     public double bulkFillFactor() {
         return bulkFillFactor;
     }
 
     /**
+<<<<<<< HEAD
      * The configured memory bound.
      *
      * @return the bound in bytes, or {@link #NO_MEMORY_BOUND}
@@ -176,6 +235,12 @@ public abstract class TreeBuilder<B extends TreeBuilder<B>> {
     }
 
     /** The configured pool, or the shared one. */
+=======
+     * The configured pool, or the shared one.
+     *
+     * @return the configured pool, or {@link SlabPool#shared()} when none was set
+     */
+>>>>>>> wt-core
     public SlabPool slabPool() {
         return slabPool != null ? slabPool : SlabPool.shared();
     }
@@ -188,7 +253,11 @@ public abstract class TreeBuilder<B extends TreeBuilder<B>> {
                 + (maxBytes == NO_MEMORY_BOUND ? "" : ", maxBytes=" + maxBytes) + settings() + "}";
     }
 
-    /** The subclass's own settings for {@link #toString()}, each as {@code ", name=value"}. */
+    /**
+     * The subclass's own settings for {@link #toString()}, each as {@code ", name=value"}.
+     *
+     * @return the settings, each preceded by {@code ", "}; empty when there are none
+     */
     protected String settings() {
         return "";
     }

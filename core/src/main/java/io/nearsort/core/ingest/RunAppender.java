@@ -29,7 +29,15 @@ public final class RunAppender {
         this.minRunLength = minRunLength;
     }
 
-    /** Ingests {@code keys[from, to)} with {@code values[from, to)} in arrival order. */
+    /**
+     * Ingests {@code keys[from, to)} with {@code values[from, to)} in arrival order.
+     *
+     * @param keys the keys, in arrival order; any longs, duplicates included
+     * @param values the values, index for index with {@code keys}
+     * @param from the first index to ingest, inclusive
+     * @param to the end of the batch, exclusive
+     * @throws IndexOutOfBoundsException when {@code [from, to)} is not a range of both arrays
+     */
     public void ingest(final long[] keys, final long[] values, final int from, final int to) {
         java.util.Objects.checkFromToIndex(from, to, keys.length);
         java.util.Objects.checkFromToIndex(from, to, values.length);
@@ -58,12 +66,20 @@ public final class RunAppender {
         }
     }
 
-    /** Entries written by bulk append so far. */
+    /**
+     * Entries written by bulk append so far.
+     *
+     * @return the entries bulk-appended since this appender was created
+     */
     public long appendedEntries() {
         return appendedEntries;
     }
 
-    /** Entries written one by one so far. */
+    /**
+     * Entries written one by one so far.
+     *
+     * @return the entries put one by one since this appender was created
+     */
     public long putEntries() {
         return putEntries;
     }

@@ -92,12 +92,20 @@ public final class HugePages {
         }
     }
 
-    /** Whether {@link #advise} asks the kernel for huge pages in this JVM. */
+    /**
+     * Whether {@link #advise} asks the kernel for huge pages in this JVM.
+     *
+     * @return true when the {@code madvise} downcall is available; {@link #status()} says why not otherwise
+     */
     public static boolean isAvailable() {
         return MADVISE != null;
     }
 
-    /** Whether huge pages are advised here, or why not (for logs and {@code nearsort env}-style reports). */
+    /**
+     * Whether huge pages are advised here, or why not (for logs and {@code nearsort env}-style reports).
+     *
+     * @return a one-line, human-readable status
+     */
     public static String status() {
         return STATUS;
     }
@@ -105,6 +113,8 @@ public final class HugePages {
     /**
      * Advises huge pages for the whole 4 KiB pages of {@code [address, address + length)}.
      *
+     * @param address the start of the region, off-heap; rounded up to a 4 KiB boundary
+     * @param length the region's length in bytes; the end is rounded down to a 4 KiB boundary
      * @return whether the kernel accepted the advice; false when unavailable or the region is under 2 MiB
      */
     public static boolean advise(final long address, final long length) {

@@ -96,22 +96,40 @@ public final class PageArena implements AutoCloseable {
         this.livePages = MemoryChecks.ENABLED ? new LongHashSet() : null;
     }
 
-    /** A builder with the defaults: 4 KiB pages, slabs up to 64 MiB, single-threaded. */
+    /**
+     * A builder with the defaults: 4 KiB pages, slabs up to 64 MiB, single-threaded.
+     *
+     * @return a new builder with the defaults
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** A single-threaded arena of {@code pageSize}-byte pages with default slab sizing. */
+    /**
+     * A single-threaded arena of {@code pageSize}-byte pages with default slab sizing.
+     *
+     * @param pageSize bytes per page, a power of two from 512 to 1048576
+     * @return a new arena; the caller closes it
+     * @throws IllegalArgumentException when {@code pageSize} is not such a power of two
+     */
     public static PageArena ofPageSize(final int pageSize) {
         return builder().pageSize(pageSize).build();
     }
 
-    /** Size of every page in bytes (a power of two). */
+    /**
+     * Size of every page in bytes (a power of two).
+     *
+     * @return bytes per page, a power of two from 512 to 1048576
+     */
     public int pageSize() {
         return pageSize;
     }
 
-    /** Whether this arena may be shared by threads. */
+    /**
+     * Whether this arena may be shared by threads.
+     *
+     * @return true when built with {@link Builder#concurrent concurrent(true)}
+     */
     public boolean isConcurrent() {
         return concurrent;
     }
@@ -181,6 +199,8 @@ public final class PageArena implements AutoCloseable {
     /**
      * Points {@code flyweight} at {@code page}; the flyweight never owns the memory.
      *
+     * @param flyweight the buffer to re-point
+     * @param page the address of a page of this arena
      * @return the flyweight, for chaining
      */
     public org.agrona.concurrent.UnsafeBuffer wrap(final org.agrona.concurrent.UnsafeBuffer flyweight, final long page) {
@@ -188,7 +208,11 @@ public final class PageArena implements AutoCloseable {
         return flyweight;
     }
 
-    /** Bytes obtained from the operating system (all slabs, including unused parts). */
+    /**
+     * Bytes obtained from the operating system (all slabs, including unused parts).
+     *
+     * @return the bytes of every slab this arena holds
+     */
     public long bytesAllocated() {
         if (concurrent) {
             synchronized (lock) {
@@ -201,6 +225,8 @@ public final class PageArena implements AutoCloseable {
     /**
      * Bytes of slabs for which the kernel accepted the advice to use transparent huge pages (see
      * {@link HugePages}); 0 when the advice is off or unavailable in this JVM.
+     *
+     * @return the bytes of huge-page-advised slabs; 0 when the advice is off or unavailable
      */
     public long bytesAdvisedHugePages() {
         if (concurrent) {
@@ -211,22 +237,38 @@ public final class PageArena implements AutoCloseable {
         return bytesAdvisedHugePages;
     }
 
-    /** Bytes in pages handed out and not yet freed. */
+    /**
+     * Bytes in pages handed out and not yet freed.
+     *
+     * @return {@link #pagesInUse()} times {@link #pageSize()}
+     */
     public long bytesInUse() {
         return pagesInUse() * pageSize;
     }
 
-    /** Pages handed out and not yet freed. */
+    /**
+     * Pages handed out and not yet freed.
+     *
+     * @return the number of pages in use, {@code >= 0}
+     */
     public long pagesInUse() {
         return concurrent ? concurrentPagesInUse.sum() : pagesInUse;
     }
 
-    /** Whether {@link #close()} was called. */
+    /**
+     * Whether {@link #close()} was called.
+     *
+     * @return true once the arena is closed
+     */
     public boolean isClosed() {
         return closed;
     }
 
-    /** The pool this arena takes slabs from and returns them to. */
+    /**
+     * The pool this arena takes slabs from and returns them to.
+     *
+     * @return the arena's slab pool, not null
+     */
     public SlabPool slabPool() {
         return slabPool;
     }
@@ -343,6 +385,10 @@ public final class PageArena implements AutoCloseable {
          * Where slabs come from and go back to on close (default {@link SlabPool#shared()}, the process-wide pool
          * bounded by the system property {@value SlabPool#MAX_BYTES_PROPERTY}); {@link SlabPool#disabled()} takes
          * every slab from the operating system and frees it on close.
+         *
+         * @param slabPool the pool to take slabs from and return them to; not null
+         * @return this builder
+         * @throws IllegalArgumentException when {@code slabPool} is null
          */
         public Builder slabPool(final SlabPool slabPool) {
             if (slabPool == null) {
@@ -352,7 +398,13 @@ public final class PageArena implements AutoCloseable {
             return this;
         }
 
-        /** Page size in bytes: a power of two from 512 B to 1 MiB (default 4 KiB). */
+        /**
+         * Page size in bytes: a power of two from 512 B to 1 MiB (default 4 KiB).
+         *
+         * @param pageSize bytes per page, a power of two from 512 to 1048576
+         * @return this builder
+         * @throws IllegalArgumentException when {@code pageSize} is not such a power of two
+         */
         public Builder pageSize(final int pageSize) {
             if (pageSize < MIN_PAGE_SIZE || pageSize > MAX_PAGE_SIZE || Integer.bitCount(pageSize) != 1) {
                 throw new IllegalArgumentException("pageSize must be a power of two in [" + MIN_PAGE_SIZE + ", "
@@ -362,7 +414,13 @@ public final class PageArena implements AutoCloseable {
             return this;
         }
 
-        /** Largest slab requested from the operating system, in bytes; at least one page (default 64 MiB). */
+        /**
+         * Largest slab requested from the operating system, in bytes; at least one page (default 64 MiB).
+         *
+         * @param maxSlabBytes bytes, from 512 to 2<sup>40</sup>; {@link #build()} also requires at least one page
+         * @return this builder
+         * @throws IllegalArgumentException when {@code maxSlabBytes} is outside [512, 2<sup>40</sup>]
+         */
         public Builder maxSlabBytes(final long maxSlabBytes) {
             if (maxSlabBytes < MIN_PAGE_SIZE || maxSlabBytes > (1L << 40)) {
                 throw new IllegalArgumentException("maxSlabBytes must be in [" + MIN_PAGE_SIZE + ", 2^40] (got: "
@@ -372,13 +430,24 @@ public final class PageArena implements AutoCloseable {
             return this;
         }
 
-        /** Whether the arena may be shared by threads, with per-thread page caches (default false). */
+        /**
+         * Whether the arena may be shared by threads, with per-thread page caches (default false).
+         *
+         * @param concurrent true for an arena that threads may share
+         * @return this builder
+         */
         public Builder concurrent(final boolean concurrent) {
             this.concurrent = concurrent;
             return this;
         }
 
-        /** Pages each thread may cache in a concurrent arena: 2 to 65536 (default 64). */
+        /**
+         * Pages each thread may cache in a concurrent arena: 2 to 65536 (default 64).
+         *
+         * @param threadCacheCapacity pages per thread cache, from 2 to 65536; ignored by a single-threaded arena
+         * @return this builder
+         * @throws IllegalArgumentException when {@code threadCacheCapacity} is outside [2, 65536]
+         */
         public Builder threadCacheCapacity(final int threadCacheCapacity) {
             if (threadCacheCapacity < 2 || threadCacheCapacity > 65536) {
                 throw new IllegalArgumentException("threadCacheCapacity must be in [2, 65536] (got: "
@@ -392,13 +461,22 @@ public final class PageArena implements AutoCloseable {
          * Whether slabs of 2 MiB and more are advised to use transparent huge pages where the JVM allows it
          * ({@link HugePages#status()}); default true. Fewer page faults while trees grow and fewer TLB misses
          * on lookups, at the cost of up to one huge page of resident memory ahead of the last page handed out.
+         *
+         * @param hugePages true to advise huge pages for large slabs
+         * @return this builder
          */
         public Builder hugePages(final boolean hugePages) {
             this.hugePages = hugePages;
             return this;
         }
 
-        /** Creates the arena; no memory is allocated until the first page is. */
+        /**
+         * Creates the arena; no memory is allocated until the first page is.
+         *
+         * @return a new arena with this builder's settings; the caller closes it
+         * @throws IllegalArgumentException when {@code maxSlabBytes} is below {@code pageSize}, or the huge pages
+         *                                  system property is malformed while huge pages are on
+         */
         public PageArena build() {
             if (maxSlabBytes < pageSize) {
                 throw new IllegalArgumentException("maxSlabBytes must be at least pageSize " + pageSize + " (got: "

@@ -57,6 +57,7 @@ public final class SlabPool {
     /**
      * The process-wide pool, bounded by {@value #MAX_BYTES_PROPERTY} (read at the first call).
      *
+     * @return the one shared pool, the same instance on every call
      * @throws IllegalArgumentException when the property is set to anything but a number of bytes >= 0
      */
     public static SlabPool shared() {
@@ -73,7 +74,11 @@ public final class SlabPool {
         return pool;
     }
 
-    /** A pool that keeps nothing: arenas built with it free their slabs on close, as without a pool. */
+    /**
+     * A pool that keeps nothing: arenas built with it free their slabs on close, as without a pool.
+     *
+     * @return the shared pool that keeps nothing
+     */
     public static SlabPool disabled() {
         return DISABLED;
     }
@@ -81,6 +86,8 @@ public final class SlabPool {
     /**
      * A private pool holding at most {@code maxBytes} of idle slabs.
      *
+     * @param maxBytes the most idle bytes to keep, {@code >= 0}; 0 keeps nothing
+     * @return a new pool, or {@link #disabled()} when {@code maxBytes} is 0
      * @throws IllegalArgumentException when {@code maxBytes} is negative
      */
     public static SlabPool create(final long maxBytes) {
@@ -107,37 +114,65 @@ public final class SlabPool {
                 + " must be a number of bytes >= 0 (got: '" + value + "')");
     }
 
-    /** Largest number of idle bytes kept. */
+    /**
+     * Largest number of idle bytes kept.
+     *
+     * @return the bound on idle bytes, {@code >= 0}
+     */
     public long maxBytes() {
         return maxBytes;
     }
 
-    /** Idle bytes held now, counting each slab's alignment slack. */
+    /**
+     * Idle bytes held now, counting each slab's alignment slack.
+     *
+     * @return the bytes of the idle slabs held now
+     */
     public synchronized long bytesPooled() {
         return bytesPooled;
     }
 
-    /** Idle slabs held now. */
+    /**
+     * Idle slabs held now.
+     *
+     * @return the number of idle slabs held now
+     */
     public synchronized long slabsPooled() {
         return slabsPooled;
     }
 
-    /** Slabs arenas took from the pool instead of the operating system. */
+    /**
+     * Slabs arenas took from the pool instead of the operating system.
+     *
+     * @return the number of slabs reused, since the pool was created
+     */
     public synchronized long hits() {
         return hits;
     }
 
-    /** Slabs arenas asked for and had to get from the operating system. */
+    /**
+     * Slabs arenas asked for and had to get from the operating system.
+     *
+     * @return the number of slabs not found in the pool, since it was created
+     */
     public synchronized long misses() {
         return misses;
     }
 
-    /** Bytes arenas took from the pool instead of the operating system, in total. */
+    /**
+     * Bytes arenas took from the pool instead of the operating system, in total.
+     *
+     * @return the bytes of all slabs reused, since the pool was created
+     */
     public synchronized long bytesReused() {
         return bytesReused;
     }
 
-    /** Slabs freed on return because keeping them would have taken the pool over {@link #maxBytes()}. */
+    /**
+     * Slabs freed on return because keeping them would have taken the pool over {@link #maxBytes()}.
+     *
+     * @return the number of slabs freed for the bound, since the pool was created
+     */
     public synchronized long slabsFreedOverBound() {
         return slabsFreedOverBound;
     }

@@ -40,7 +40,11 @@ public final class UnsafeAccess {
         }
     }
 
-    /** Whether off-heap access works in this JVM. */
+    /**
+     * Whether off-heap access works in this JVM.
+     *
+     * @return true when a probe write and read of off-heap memory succeeded at class initialisation
+     */
     public static boolean isAvailable() {
         return UNAVAILABLE == null;
     }

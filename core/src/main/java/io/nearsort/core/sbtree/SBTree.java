@@ -395,6 +395,9 @@ public final class SBTree implements LongIndex {
      * {@code Scan(startKey, count)} of Algorithm 3: visits up to {@code count} entries from the first key
      * {@code >= startKey} on, in ascending order, with the guarantees of {@link #forEachInRange}.
      *
+     * @param startKey the smallest key to visit, inclusive; any long
+     * @param count the most entries to visit, {@code >= 0}
+     * @param consumer receives each entry's key and value; not null
      * @return the number of entries visited
      * @throws IllegalArgumentException when {@code count} is negative
      */
@@ -612,22 +615,38 @@ public final class SBTree implements LongIndex {
                 .build();
     }
 
-    /** Off-heap bytes in blocks in use (data, segmented, per-thread, search and retired blocks); 0 after close. */
+    /**
+     * Off-heap bytes in blocks in use (data, segmented, per-thread, search and retired blocks); 0 after close.
+     *
+     * @return the bytes of the blocks in use; 0 after close
+     */
     public long bytesInUse() {
         return arena.bytesInUse();
     }
 
-    /** Off-heap bytes obtained for slabs; 0 after close. */
+    /**
+     * Off-heap bytes obtained for slabs; 0 after close.
+     *
+     * @return the bytes of every slab the index holds; 0 after close
+     */
     public long bytesAllocated() {
         return arena.bytesAllocated();
     }
 
-    /** Entries a data block holds. */
+    /**
+     * Entries a data block holds.
+     *
+     * @return the data block capacity, fixed by the block size
+     */
     public int dataBlockCapacity() {
         return dataBlocks.capacity;
     }
 
-    /** Entries a per-thread data block holds. */
+    /**
+     * Entries a per-thread data block holds.
+     *
+     * @return the per-thread data block capacity: {@link SBTreeBuilder#perThreadBlockCapacity} or all that fit
+     */
     public int perThreadBlockCapacity() {
         return ptb.capacity;
     }

@@ -41,6 +41,10 @@ public final class SBTreeBuilder {
     /**
      * Size of every block (data, segmented, per-thread and search blocks): a power of two from 512 B to 1 MiB
      * (default 4 KiB). Small blocks make conversions, splits and search-layer updates frequent.
+     *
+     * @param bytes bytes per block, a power of two from 512 to 1048576
+     * @return this builder
+     * @throws IllegalArgumentException when {@code bytes} is not such a power of two
      */
     public SBTreeBuilder blockSize(final int bytes) {
         if (bytes < PageArena.MIN_PAGE_SIZE || bytes > PageArena.MAX_PAGE_SIZE || Integer.bitCount(bytes) != 1) {
@@ -55,6 +59,10 @@ public final class SBTreeBuilder {
      * The segmented block's maximum threshold of per-thread data blocks (§IV-A): the thread that would take one
      * more converts the block. From 1 to what a block's slot array holds ({@code (blockSize - 64) / 8}, checked
      * by {@link #build()}); default 32. Give it at least twice the number of writer threads.
+     *
+     * @param blocks per-thread data blocks per segmented block, from 1; {@link #build()} checks the upper bound
+     * @return this builder
+     * @throws IllegalArgumentException when {@code blocks} is below 1 or above what even a 1 MiB block points to
      */
     public SBTreeBuilder maxPerThreadBlocks(final int blocks) {
         final int max = SegmentedBlockDescriptor.maxSlots(PageArena.MAX_PAGE_SIZE);
@@ -70,6 +78,10 @@ public final class SBTreeBuilder {
      * 4 KiB, checked by {@link #build()}); default: all that fit. §III-C: "SB-Tree can reduce the size of each
      * per-thread data block"; every block keeps one size (the allocator's), so fewer entries make segmented
      * blocks smaller: recent entries reach sorted data blocks sooner, at the price of more conversions.
+     *
+     * @param entries entries per per-thread data block, from 1; {@link #build()} checks the upper bound
+     * @return this builder
+     * @throws IllegalArgumentException when {@code entries} is below 1 or above what even a 1 MiB block holds
      */
     public SBTreeBuilder perThreadBlockCapacity(final int entries) {
         final int max = PerThreadBlockDescriptor.capacity(PageArena.MAX_PAGE_SIZE);
@@ -84,6 +96,10 @@ public final class SBTreeBuilder {
     /**
      * Entries per bucket of a data block's N-ary search table (§III-D): a power of two from 2 to 64 (default 8).
      * A lookup scans about {@code capacity / bucket} table entries, then one bucket.
+     *
+     * @param entries keys per bucket, a power of two from 2 to 64
+     * @return this builder
+     * @throws IllegalArgumentException when {@code entries} is not such a power of two
      */
     public SBTreeBuilder searchTableBucketSize(final int entries) {
         if (entries < 2 || entries > MAX_SEARCH_TABLE_BUCKET || Integer.bitCount(entries) != 1) {
@@ -97,6 +113,10 @@ public final class SBTreeBuilder {
     /**
      * Fraction of a data block a conversion fills, in [0.5, 1.0] (default 1.0: compact, §V-G; lower leaves room
      * for delayed data before a block splits).
+     *
+     * @param fraction fraction of a data block's capacity a conversion fills, in [0.5, 1.0]
+     * @return this builder
+     * @throws IllegalArgumentException when {@code fraction} is outside [0.5, 1.0]
      */
     public SBTreeBuilder fillFactor(final double fraction) {
         if (!(fraction >= MIN_FILL_FACTOR && fraction <= 1.0)) {
@@ -110,6 +130,10 @@ public final class SBTreeBuilder {
     /**
      * Blocks each thread keeps in its free list of the block allocator (§III-E), from 2 to 65536 (default 64);
      * see {@link PageArena.Builder#threadCacheCapacity}.
+     *
+     * @param blocks free blocks cached per thread, from 2 to 65536
+     * @return this builder
+     * @throws IllegalArgumentException when {@code blocks} is outside [2, 65536]
      */
     public SBTreeBuilder allocatorThreadCache(final int blocks) {
         if (blocks < 2 || blocks > 65536) {
@@ -119,7 +143,12 @@ public final class SBTreeBuilder {
         return this;
     }
 
-    /** Whether slabs of 2 MiB and more are advised to use transparent huge pages (default true). */
+    /**
+     * Whether slabs of 2 MiB and more are advised to use transparent huge pages (default true).
+     *
+     * @param enabled true to advise huge pages for large slabs; see {@link PageArena.Builder#hugePages}
+     * @return this builder
+     */
     public SBTreeBuilder hugePages(final boolean enabled) {
         this.hugePages = enabled;
         return this;
@@ -128,6 +157,10 @@ public final class SBTreeBuilder {
     /**
      * Where the index's off-heap slabs come from and return to when it is closed (default
      * {@link SlabPool#shared()}); see {@link PageArena.Builder#slabPool}.
+     *
+     * @param pool the pool to take slabs from and return them to; not null
+     * @return this builder
+     * @throws IllegalArgumentException when {@code pool} is null
      */
     public SBTreeBuilder slabPool(final SlabPool pool) {
         if (pool == null) {
@@ -144,6 +177,10 @@ public final class SBTreeBuilder {
      * blocks already there go on, and removes give memory back (a remove is never refused: its tombstone may
      * take one per-thread block past the bound). A conversion under way is never refused, so the
      * bound may be exceeded by one conversion's blocks.
+     *
+     * @param bytes the bound in bytes, at least 64 times the block size (checked again by {@link #build()})
+     * @return this builder
+     * @throws IllegalArgumentException when {@code bytes} is below 64 blocks of the block size set so far
      */
     public SBTreeBuilder maxBytes(final long bytes) {
         checkMaxBytes(bytes, blockSize);
@@ -156,6 +193,7 @@ public final class SBTreeBuilder {
      * first background work (see {@link SBTree}); {@link SBTree#close()} must be called to free the memory and
      * end that thread.
      *
+     * @return a new, empty SB-Tree with this builder's settings; the caller closes it
      * @throws IllegalStateException when the JVM lacks {@value UnsafeAccess#REQUIRED_FLAG}
      * @throws IllegalArgumentException when {@code maxPerThreadBlocks} exceeds what a block of
      *                                  {@code blockSize} bytes can point to

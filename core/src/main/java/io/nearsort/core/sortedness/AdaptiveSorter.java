@@ -61,7 +61,15 @@ public final class AdaptiveSorter {
         return value;
     }
 
-    /** The algorithm SWARE §IV-C picks for a run of {@code n} entries with estimated K and L (counts). */
+    /**
+     * The algorithm SWARE §IV-C picks for a run of {@code n} entries with estimated K and L (counts).
+     *
+     * @param n the run's length in entries
+     * @param kEstimate estimated out-of-place entries in the run (count)
+     * @param lEstimate estimated maximum displacement in the run (count)
+     * @return true for the (K,L)-adaptive sort ({@code K < kThreshold·n} or {@code L < lThreshold·n}), false for
+     *         the stable sort
+     */
     public boolean prefersAdaptive(final int n, final long kEstimate, final long lEstimate) {
         return kEstimate < kThreshold * n || lEstimate < lThreshold * n;
     }
@@ -69,6 +77,10 @@ public final class AdaptiveSorter {
     /**
      * Sorts {@code keys[from, to)} stably, moving {@code values} along.
      *
+     * @param keys the keys; {@code keys[from, to)} is sorted in place
+     * @param values the values, moved with their keys; {@code values[from, to)} is rearranged
+     * @param from the first index of the run, inclusive
+     * @param to the end of the run, exclusive
      * @param kEstimate estimated out-of-place entries in the run (count)
      * @param lEstimate estimated maximum displacement in the run (count)
      * @return the algorithm that sorted the run
@@ -84,7 +96,14 @@ public final class AdaptiveSorter {
      * merged in (see {@link KLAdaptiveSort#sort(long[], long[], int, int, int, int, SortedOutliers)}):
      * {@code keys[from, to - deferred.count())} is then sorted, and the caller merges the outliers.
      *
+     * @param keys the keys; {@code keys[from, to)} is sorted in place (but for deferred outliers)
+     * @param values the values, moved with their keys
+     * @param from the first index of the run, inclusive
+     * @param to the end of the run, exclusive
+     * @param kEstimate estimated out-of-place entries in the run (count)
+     * @param lEstimate estimated maximum displacement in the run (count)
      * @param deferred receives the outliers (emptied when there are none); null to merge them here
+     * @return the algorithm that sorted the run
      */
     public Algorithm sort(final long[] keys, final long[] values, final int from, final int to,
                           final long kEstimate, final long lEstimate, final SortedOutliers deferred) {
@@ -113,27 +132,45 @@ public final class AdaptiveSorter {
     /**
      * Bytes of Java heap the sorts' kept scratch arrays hold (array payloads): they grow to the longest run
      * sorted and stay, so a sorter reused for runs of n entries settles at a few times 16 bytes per entry.
+     *
+     * @return the bytes of the scratch arrays' payloads
      */
     public long heapBytes() {
         return klSort.heapBytes() + stableSort.heapBytes();
     }
 
-    /** Runs the (K,L)-adaptive sort finished. */
+    /**
+     * Runs the (K,L)-adaptive sort finished.
+     *
+     * @return the count of {@link Algorithm#KL_ADAPTIVE} sorts so far
+     */
     public long adaptiveSorts() {
         return adaptiveSorts;
     }
 
-    /** Runs where the adaptive sort fell back to merge sort. */
+    /**
+     * Runs where the adaptive sort fell back to merge sort.
+     *
+     * @return the count of {@link Algorithm#KL_ADAPTIVE_FELL_BACK} sorts so far
+     */
     public long fallbacks() {
         return fallbacks;
     }
 
-    /** Runs sorted by the stable merge sort by choice. */
+    /**
+     * Runs sorted by the stable merge sort by choice.
+     *
+     * @return the count of {@link Algorithm#MERGE_SORT} sorts so far
+     */
     public long mergeSorts() {
         return mergeSorts;
     }
 
-    /** Runs sorted by the stable radix sort by choice. */
+    /**
+     * Runs sorted by the stable radix sort by choice.
+     *
+     * @return the count of {@link Algorithm#RADIX_SORT} sorts so far
+     */
     public long radixSorts() {
         return radixSorts;
     }

@@ -43,7 +43,11 @@ public final class KLAdaptiveSort {
         FELL_BACK_TO_MERGE_SORT
     }
 
-    /** Bytes of Java heap its kept scratch arrays hold, those of its merge sort, outlier sort and heap included. */
+    /**
+     * Bytes of Java heap its kept scratch arrays hold, those of its merge sort, outlier sort and heap included.
+     *
+     * @return the bytes of the scratch arrays' payloads
+     */
     public long heapBytes() {
         return (long) Long.BYTES * (outKeys.length + outValues.length + sortedOutlierKeys.length
                 + sortedOutlierOrder.length) + (long) Integer.BYTES * outArrivals.length + mergeSort.heapBytes()
@@ -53,9 +57,15 @@ public final class KLAdaptiveSort {
     /**
      * Sorts {@code keys[from, to)} ascending, moving {@code values} along, stably.
      *
+     * @param keys the keys; {@code keys[from, to)} is sorted in place
+     * @param values the values, moved with their keys; {@code values[from, to)} is rearranged
+     * @param from the first index of the run, inclusive
+     * @param to the end of the run, exclusive
      * @param k estimated number of out-of-place entries (count), at least 0
      * @param l estimated maximum displacement (count), at least 0
      * @return whether the adaptive sort finished the job or fell back
+     * @throws IndexOutOfBoundsException when {@code [from, to)} is not a range of both arrays
+     * @throws IllegalArgumentException when {@code k} or {@code l} is negative
      */
     public Outcome sort(final long[] keys, final long[] values, final int from, final int to, final int k,
                         final int l) {
@@ -68,7 +78,16 @@ public final class KLAdaptiveSort {
      * deferred.count())} holds the rest of the run, sorted, and the caller merges the two (Pass 2, done by the
      * caller). Otherwise {@code deferred} is left empty and the whole run is sorted.
      *
+     * @param keys the keys; {@code keys[from, to)} is sorted in place (but for deferred outliers)
+     * @param values the values, moved with their keys
+     * @param from the first index of the run, inclusive
+     * @param to the end of the run, exclusive
+     * @param k estimated number of out-of-place entries (count), at least 0
+     * @param l estimated maximum displacement (count), at least 0
      * @param deferred receives the outliers; null to merge them back here
+     * @return whether the adaptive sort finished the job or fell back
+     * @throws IndexOutOfBoundsException when {@code [from, to)} is not a range of both arrays
+     * @throws IllegalArgumentException when {@code k} or {@code l} is negative
      */
     public Outcome sort(final long[] keys, final long[] values, final int from, final int to, final int k,
                         final int l, final SortedOutliers deferred) {

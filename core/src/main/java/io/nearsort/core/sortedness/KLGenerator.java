@@ -44,49 +44,98 @@ public final class KLGenerator {
         this.n = n;
     }
 
-    /** {@code n} keys with K = {@code kPercent}% and L = {@code lPercent}% of n, reproducible from {@code seed}. */
+    /**
+     * {@code n} keys with K = {@code kPercent}% and L = {@code lPercent}% of n, reproducible from {@code seed}.
+     *
+     * @param n the number of keys, {@code >= 0}
+     * @param kPercent the percentage of entries displaced, in [0, 100]
+     * @param lPercent the maximum displacement as a percentage of n, in [0, 100]
+     * @param seed the seed of the random choices; the same seed gives the same keys
+     * @return a new array of the {@code n} keys {@code 1..n} in arrival order
+     * @throws IllegalArgumentException when {@code n} is negative or a percentage is outside [0, 100]
+     */
     public static long[] generate(final int n, final double kPercent, final double lPercent, final long seed) {
         return workload(n).kPercent(kPercent).lPercent(lPercent).seed(seed).generate();
     }
 
-    /** A configurable workload of {@code n} keys (sorted {@code 1..n} until configured otherwise). */
+    /**
+     * A configurable workload of {@code n} keys (sorted {@code 1..n} until configured otherwise).
+     *
+     * @param n the number of keys, {@code >= 0}
+     * @return a new generator of {@code n} keys
+     * @throws IllegalArgumentException when {@code n} is negative
+     */
     public static KLGenerator workload(final int n) {
         return new KLGenerator(n);
     }
 
-    /** Percentage of entries displaced, in [0, 100]. */
+    /**
+     * Percentage of entries displaced, in [0, 100].
+     *
+     * @param percent K as a percentage of n, in [0, 100]
+     * @return this generator
+     * @throws IllegalArgumentException when {@code percent} is outside [0, 100]
+     */
     public KLGenerator kPercent(final double percent) {
         this.kPercent = checkPercent("kPercent", percent);
         return this;
     }
 
-    /** Maximum displacement as a percentage of n, in [0, 100]. */
+    /**
+     * Maximum displacement as a percentage of n, in [0, 100].
+     *
+     * @param percent L as a percentage of n, in [0, 100]
+     * @return this generator
+     * @throws IllegalArgumentException when {@code percent} is outside [0, 100]
+     */
     public KLGenerator lPercent(final double percent) {
         this.lPercent = checkPercent("lPercent", percent);
         return this;
     }
 
-    /** Seed of the random choices. */
+    /**
+     * Seed of the random choices.
+     *
+     * @param seed any long (default 0); the same seed and settings give the same keys
+     * @return this generator
+     */
     public KLGenerator seed(final long seed) {
         this.seed = seed;
         return this;
     }
 
-    /** Consecutive keys differ by exactly {@code width} (default 1). */
+    /**
+     * Consecutive keys differ by exactly {@code width} (default 1).
+     *
+     * @param width the gap between consecutive keys, from 1 to 2<sup>32</sup>
+     * @return this generator
+     * @throws IllegalArgumentException when {@code width} is outside [1, 2<sup>32</sup>]
+     */
     public KLGenerator fixedGaps(final long width) {
         this.gap = checkGap(width);
         this.randomGaps = false;
         return this;
     }
 
-    /** Consecutive keys differ by a uniform random amount in [1, width]. */
+    /**
+     * Consecutive keys differ by a uniform random amount in [1, width].
+     *
+     * @param width the largest gap between consecutive keys, from 1 to 2<sup>32</sup>
+     * @return this generator
+     * @throws IllegalArgumentException when {@code width} is outside [1, 2<sup>32</sup>]
+     */
     public KLGenerator randomGaps(final long width) {
         this.gap = checkGap(width);
         this.randomGaps = true;
         return this;
     }
 
-    /** A uniform random permutation instead of a (K,L)-near-sorted sequence. */
+    /**
+     * A uniform random permutation instead of a (K,L)-near-sorted sequence.
+     *
+     * @param scrambled true for a random permutation; K and L are then ignored
+     * @return this generator
+     */
     public KLGenerator scrambled(final boolean scrambled) {
         this.scrambled = scrambled;
         return this;
@@ -96,6 +145,10 @@ public final class KLGenerator {
      * A late-event stream instead of a (K,L)-near-sorted sequence: key i arrives at {@code i + U[0, D)} with
      * {@code D = floor(n·dPercent/100)}, ties in key order (see the class comment). {@code dPercent} is in
      * [0, 100]; a D of 0 or 1 gives a sorted sequence. Cannot be combined with K, L or the scrambled mode.
+     *
+     * @param dPercent the delay bound D as a percentage of n, in [0, 100]
+     * @return this generator
+     * @throws IllegalArgumentException when {@code dPercent} is outside [0, 100]
      */
     public KLGenerator lateEvents(final double dPercent) {
         this.latePercent = checkPercent("dPercent", dPercent);
@@ -105,6 +158,7 @@ public final class KLGenerator {
     /**
      * The keys in arrival order.
      *
+     * @return a new array of the n keys in arrival order, reproducible from the seed and settings
      * @throws IllegalStateException when late events are combined with K, L or the scrambled mode
      */
     public long[] generate() {

@@ -18,27 +18,50 @@ public final class SortedOutliers {
     boolean[] precedesEqual = new boolean[0];
     int count;
 
-    /** Outliers set aside by the last sort; 0 when it sorted the whole run. */
+    /**
+     * Outliers set aside by the last sort; 0 when it sorted the whole run.
+     *
+     * @return the number of outliers, {@code >= 0}
+     */
     public int count() {
         return count;
     }
 
-    /** The {@code i}-th smallest outlier's key. */
+    /**
+     * The {@code i}-th smallest outlier's key.
+     *
+     * @param i the outlier's rank among the outliers, in {@code [0, count())} (not checked against the count)
+     * @return the key of outlier {@code i}
+     */
     public long key(final int i) {
         return keys[i];
     }
 
-    /** The {@code i}-th smallest outlier's value. */
+    /**
+     * The {@code i}-th smallest outlier's value.
+     *
+     * @param i the outlier's rank among the outliers, in {@code [0, count())} (not checked against the count)
+     * @return the value of outlier {@code i}
+     */
     public long value(final int i) {
         return values[i];
     }
 
-    /** Whether the {@code i}-th outlier goes before the run's entries with an equal key (it arrived early). */
+    /**
+     * Whether the {@code i}-th outlier goes before the run's entries with an equal key (it arrived early).
+     *
+     * @param i the outlier's rank among the outliers, in {@code [0, count())} (not checked against the count)
+     * @return true when outlier {@code i} arrived before the run's entries with its key
+     */
     public boolean precedesEqualRunKeys(final int i) {
         return precedesEqual[i];
     }
 
-    /** Bytes of Java heap its arrays hold (array payloads; they grow to the most outliers one sort set aside). */
+    /**
+     * Bytes of Java heap its arrays hold (array payloads; they grow to the most outliers one sort set aside).
+     *
+     * @return the bytes of the arrays' payloads
+     */
     public long heapBytes() {
         return (long) Long.BYTES * (keys.length + values.length) + precedesEqual.length;
     }

@@ -8,12 +8,25 @@ public final class Sortedness {
     private Sortedness() {
     }
 
-    /** Measures {@code keys} in arrival order. */
+    /**
+     * Measures {@code keys} in arrival order.
+     *
+     * @param keys the keys in arrival order; any longs, duplicates included; not changed
+     * @return the exact (K,L) report of the whole array
+     */
     public static SortednessReport measure(final long[] keys) {
         return measure(keys, 0, keys.length);
     }
 
-    /** Measures {@code keys[from, to)} in arrival order. */
+    /**
+     * Measures {@code keys[from, to)} in arrival order.
+     *
+     * @param keys the keys in arrival order; any longs, duplicates included; not changed
+     * @param from the first index to measure, inclusive
+     * @param to the end of the sequence, exclusive
+     * @return the exact (K,L) report of {@code keys[from, to)}, with ranks and displacements relative to it
+     * @throws IndexOutOfBoundsException when {@code [from, to)} is not a range of {@code keys}
+     */
     public static SortednessReport measure(final long[] keys, final int from, final int to) {
         java.util.Objects.checkFromToIndex(from, to, keys.length);
         final int n = to - from;

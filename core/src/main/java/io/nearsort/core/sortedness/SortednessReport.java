@@ -19,17 +19,29 @@ import java.util.Locale;
  */
 public record SortednessReport(long n, long k, long l, long minRemovals, long runs, long duplicates,
                                boolean approximate) {
-    /** K as a fraction of n (0 when n is 0). */
+    /**
+     * K as a fraction of n (0 when n is 0).
+     *
+     * @return {@code k / n} in [0, 1]; 0 when n is 0
+     */
     public double kFraction() {
         return n == 0 ? 0.0 : (double) k / n;
     }
 
-    /** L as a fraction of n (0 when n is 0). */
+    /**
+     * L as a fraction of n (0 when n is 0).
+     *
+     * @return {@code l / n} in [0, 1); 0 when n is 0
+     */
     public double lFraction() {
         return n == 0 ? 0.0 : (double) l / n;
     }
 
-    /** Whether the sequence is non-decreasing. */
+    /**
+     * Whether the sequence is non-decreasing.
+     *
+     * @return true when K is 0 (no entry is out of place)
+     */
     public boolean isSorted() {
         return k == 0;
     }

@@ -15,12 +15,24 @@ public final class StableMergeSort {
     private long[] scratchKeys = new long[0];
     private long[] scratchValues = new long[0];
 
-    /** Bytes of Java heap its kept scratch arrays hold (array payloads; they grow to the longest run sorted). */
+    /**
+     * Bytes of Java heap its kept scratch arrays hold (array payloads; they grow to the longest run sorted).
+     *
+     * @return the bytes of the scratch arrays' payloads
+     */
     public long heapBytes() {
         return (long) Long.BYTES * (scratchKeys.length + scratchValues.length);
     }
 
-    /** Sorts {@code keys[from, to)} ascending, moving {@code values[from, to)} along, stably. */
+    /**
+     * Sorts {@code keys[from, to)} ascending, moving {@code values[from, to)} along, stably.
+     *
+     * @param keys the keys; {@code keys[from, to)} is sorted in place
+     * @param values the values, moved with their keys; {@code values[from, to)} is rearranged
+     * @param from the first index of the run, inclusive
+     * @param to the end of the run, exclusive
+     * @throws IndexOutOfBoundsException when {@code [from, to)} is not a range of both arrays
+     */
     public void sort(final long[] keys, final long[] values, final int from, final int to) {
         final int n = checkedLength(keys, values, from, to);
         if (n < 2) {
@@ -47,6 +59,12 @@ public final class StableMergeSort {
      * The positions {@code 0..n-1} ordered by {@code primary}, then by {@code secondary} (both read at the
      * position), ties kept in position order: a stable sort by the secondary key followed by a stable sort by the
      * primary one.
+     *
+     * @param primary the first sort key of each position; only {@code primary[0, n)} is read
+     * @param secondary the sort key among positions with equal primary keys; only {@code secondary[0, n)} is read
+     * @param n the number of positions, {@code >= 0}
+     * @return a new array of the positions {@code 0..n-1} in that order
+     * @throws IndexOutOfBoundsException when {@code n} is negative or exceeds either array's length
      */
     public static int[] order(final long[] primary, final long[] secondary, final int n) {
         java.util.Objects.checkFromToIndex(0, n, primary.length);
@@ -69,7 +87,15 @@ public final class StableMergeSort {
         return out;
     }
 
-    /** Sorts {@code keys[from, to)} stably with a fresh sorter. */
+    /**
+     * Sorts {@code keys[from, to)} stably with a fresh sorter.
+     *
+     * @param keys the keys; {@code keys[from, to)} is sorted in place
+     * @param values the values, moved with their keys; {@code values[from, to)} is rearranged
+     * @param from the first index of the run, inclusive
+     * @param to the end of the run, exclusive
+     * @throws IndexOutOfBoundsException when {@code [from, to)} is not a range of both arrays
+     */
     public static void sortStable(final long[] keys, final long[] values, final int from, final int to) {
         new StableMergeSort().sort(keys, values, from, to);
     }

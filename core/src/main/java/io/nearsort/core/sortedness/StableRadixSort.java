@@ -23,7 +23,11 @@ public final class StableRadixSort {
     private long[] scratchKeys = new long[0];
     private long[] scratchValues = new long[0];
 
-    /** Bytes of Java heap its kept scratch arrays hold, its merge sort's included (array payloads). */
+    /**
+     * Bytes of Java heap its kept scratch arrays hold, its merge sort's included (array payloads).
+     *
+     * @return the bytes of the scratch arrays' payloads, the merge sort's included
+     */
     public long heapBytes() {
         return (long) Long.BYTES * (scratchKeys.length + scratchValues.length) + (long) Integer.BYTES * counts.length
                 + mergeSort.heapBytes();
@@ -32,7 +36,12 @@ public final class StableRadixSort {
     /**
      * Sorts {@code keys[from, to)} ascending, moving {@code values[from, to)} along, stably.
      *
+     * @param keys the keys; {@code keys[from, to)} is sorted in place
+     * @param values the values, moved with their keys; {@code values[from, to)} is rearranged
+     * @param from the first index of the run, inclusive
+     * @param to the end of the run, exclusive
      * @return whether radix passes sorted the run (false: it was merge-sorted, or shorter than two)
+     * @throws IndexOutOfBoundsException when {@code [from, to)} is not a range of both arrays
      */
     public boolean sort(final long[] keys, final long[] values, final int from, final int to) {
         final int n = StableMergeSort.checkedLength(keys, values, from, to);

@@ -38,7 +38,11 @@ public final class StreamingSortednessEstimator {
         this.removalWindow = new long[window];
     }
 
-    /** Adds the next arrival. */
+    /**
+     * Adds the next arrival.
+     *
+     * @param key the next key of the stream; any long
+     */
     public void add(final long key) {
         if (!hasLastArrival || key < lastArrival) {
             runs++;
@@ -57,17 +61,29 @@ public final class StreamingSortednessEstimator {
         heap.push(key, 0L, arrivals++);
     }
 
-    /** Arrivals seen so far. */
+    /**
+     * Arrivals seen so far.
+     *
+     * @return the number of keys added so far
+     */
     public long count() {
         return arrivals;
     }
 
-    /** Entries that arrived more than a window late so far (0 means K and L are exact). */
+    /**
+     * Entries that arrived more than a window late so far (0 means K and L are exact).
+     *
+     * @return the number of outliers so far; 0 when K and L are exact
+     */
     public long outliers() {
         return tally.outliers;
     }
 
-    /** The estimate over every arrival so far; does not disturb the stream state. */
+    /**
+     * The estimate over every arrival so far; does not disturb the stream state.
+     *
+     * @return a report with {@code approximate} set, covering every key added so far
+     */
     public SortednessReport report() {
         final Tally t = tally.copy();
         final int pending = heap.size();

@@ -43,6 +43,9 @@ public final class SortednessAwareIndexBuilder {
     /**
      * SWARE over the trees {@code tree} builds ({@link Indexes#saBeTree()} passes a Bε-tree's builder), with the
      * tree tuning of §V applied to it: 80:20 splits, bulk-loaded nodes filled to 95%.
+     *
+     * @param tree the builder of the tree under the buffer; not null, and changed by this builder's settings
+     * @throws IllegalArgumentException when {@code tree} is null
      */
     public SortednessAwareIndexBuilder(final TreeBuilder<?> tree) {
         if (tree == null) {
@@ -56,6 +59,10 @@ public final class SortednessAwareIndexBuilder {
      * follows this: about 19.7 bytes per entry when built, about 150 once flushes have sorted it (merge buffers,
      * detached run, sort scratch), so the default takes 20 MiB of heap at first and about 150 MiB in use; see
      * {@link SortednessAwareIndex}'s "Memory" and {@code stats().heapBytes()}.
+     *
+     * @param entries the buffer's capacity in entries, from 1 to 2<sup>28</sup>
+     * @return this builder
+     * @throws IllegalArgumentException when {@code entries} is outside [1, 2<sup>28</sup>]
      */
     public SortednessAwareIndexBuilder bufferCapacity(final int entries) {
         if (entries < 1 || entries > MAX_BUFFER_CAPACITY) {
@@ -70,6 +77,10 @@ public final class SortednessAwareIndexBuilder {
      * Fraction of the (sorted) buffer flushed when it is full and not sorted enough to skip sorting, in (0, 1]
      * (default 0.5, SWARE §IV-A). A full buffer that has received one strictly ascending run since its last flush
      * is flushed whole: it had no late entry to absorb.
+     *
+     * @param fraction fraction of the buffer each flush writes to the tree, in (0, 1]
+     * @return this builder
+     * @throws IllegalArgumentException when {@code fraction} is outside (0, 1]
      */
     public SortednessAwareIndexBuilder flushFraction(final double fraction) {
         if (!(fraction > 0.0 && fraction <= 1.0)) {
@@ -88,6 +99,9 @@ public final class SortednessAwareIndexBuilder {
      * key that arrives later and belongs among a batch that went past is top-inserted rather than absorbed by the
      * buffer. With false, a batch leaves the buffer, the tree and every counter exactly as one {@code put} per
      * entry would.
+     *
+     * @param enabled true to bulk-append such batches straight to the tree
+     * @return this builder
      */
     public SortednessAwareIndexBuilder sortedBatchesPastBuffer(final boolean enabled) {
         this.sortedBatchesPastBuffer = enabled;
@@ -97,6 +111,10 @@ public final class SortednessAwareIndexBuilder {
     /**
      * Size of the unsorted section, as a fraction of the buffer, above which the next read sorts it into a
      * query-sorted block (§IV-C), in [0, 1]; 0 turns query-driven sorting off (default 0.10).
+     *
+     * @param fraction the threshold as a fraction of the buffer's capacity, in [0, 1]; 0 for off
+     * @return this builder
+     * @throws IllegalArgumentException when {@code fraction} is outside [0, 1]
      */
     public SortednessAwareIndexBuilder queryDrivenSortThreshold(final double fraction) {
         if (!(fraction >= 0.0 && fraction <= 1.0)) {
@@ -106,7 +124,13 @@ public final class SortednessAwareIndexBuilder {
         return this;
     }
 
-    /** Bits per entry of the global and per-zone Bloom filters, 0 to 64; 0 turns them off (default 10). */
+    /**
+     * Bits per entry of the global and per-zone Bloom filters, 0 to 64; 0 turns them off (default 10).
+     *
+     * @param bits filter bits per buffered entry, from 0 (no filters) to 64
+     * @return this builder
+     * @throws IllegalArgumentException when {@code bits} is outside [0, 64]
+     */
     public SortednessAwareIndexBuilder bloomBitsPerEntry(final int bits) {
         if (bits < 0 || bits > 64) {
             throw new IllegalArgumentException("bloomBitsPerEntry must be in [0, 64] (got: " + bits + ")");
@@ -119,6 +143,11 @@ public final class SortednessAwareIndexBuilder {
      * Thresholds of the sort choice (§IV-C): the (K,L)-adaptive sort runs when the estimated K is below
      * {@code kFraction} or the estimated L below {@code lFraction} of the run; both in [0, 1] (default 0.20,
      * 0.05; the OSM-tree paper used 0.10 for K).
+     *
+     * @param kFraction the K threshold as a fraction of the run length, in [0, 1]
+     * @param lFraction the L threshold as a fraction of the run length, in [0, 1]
+     * @return this builder
+     * @throws IllegalArgumentException when either fraction is outside [0, 1]
      */
     public SortednessAwareIndexBuilder sortThresholds(final double kFraction, final double lFraction) {
         new AdaptiveSorter(kFraction, lFraction); // validates
@@ -131,6 +160,10 @@ public final class SortednessAwareIndexBuilder {
      * Which threads may use the index at once (default {@link Concurrency#MULTI_WRITER}): {@link
      * Concurrency#SINGLE_WRITER} appends without a lock (one writer thread, any readers), {@link
      * Concurrency#SINGLE_THREAD} drops all synchronisation. {@link SortednessAwareIndex} states the guarantees.
+     *
+     * @param mode the threads that may use the index at once; not null
+     * @return this builder
+     * @throws IllegalArgumentException when {@code mode} is null
      */
     public SortednessAwareIndexBuilder concurrency(final Concurrency mode) {
         if (mode == null) {
@@ -144,6 +177,10 @@ public final class SortednessAwareIndexBuilder {
     /**
      * Leaf and internal split ratio of the tree, in [0.5, 0.95] (default 0.8, SWARE §V): the ratio for in-order
      * data, and the upper end of the adaptive ratio ({@link #adaptiveSplitRatio}).
+     *
+     * @param ratio fraction of a full node's entries that stay in it on a split, in [0.5, 0.95]
+     * @return this builder
+     * @throws IllegalArgumentException when {@code ratio} is outside [0.5, 0.95]
      */
     public SortednessAwareIndexBuilder splitRatio(final double ratio) {
         tree.splitRatio(ratio);
@@ -157,19 +194,34 @@ public final class SortednessAwareIndexBuilder {
      * rather than past its end (bulk appends): 80:20 splits leave half-empty leaves behind entries that arrive
      * in no order, where the textbook 50:50 split does best (SWARE Table I, K = 100%: 1.27x the leaf splits of
      * 50:50). With false, {@link #splitRatio} holds throughout, as in the paper.
+     *
+     * @param enabled true to let each flush adjust the split ratio, false to keep {@link #splitRatio}
+     * @return this builder
      */
     public SortednessAwareIndexBuilder adaptiveSplitRatio(final boolean enabled) {
         this.adaptiveSplitRatio = enabled;
         return this;
     }
 
-    /** Fill factor of bulk-loaded tree nodes, in [0.5, 1.0] (default 0.95). */
+    /**
+     * Fill factor of bulk-loaded tree nodes, in [0.5, 1.0] (default 0.95).
+     *
+     * @param fillFactor fraction of a bulk-loaded node's capacity to fill, in [0.5, 1.0]
+     * @return this builder
+     * @throws IllegalArgumentException when {@code fillFactor} is outside [0.5, 1.0]
+     */
     public SortednessAwareIndexBuilder bulkFillFactor(final double fillFactor) {
         tree.bulkFillFactor(fillFactor);
         return this;
     }
 
-    /** Tree node size: a power of two from 512 B to 1 MiB (default 4 KiB). */
+    /**
+     * Tree node size: a power of two from 512 B to 1 MiB (default 4 KiB).
+     *
+     * @param pageSize bytes per tree node, a power of two from 512 to 1048576
+     * @return this builder
+     * @throws IllegalArgumentException when {@code pageSize} is not such a power of two
+     */
     public SortednessAwareIndexBuilder pageSize(final int pageSize) {
         tree.pageSize(pageSize);
         return this;
@@ -178,6 +230,10 @@ public final class SortednessAwareIndexBuilder {
     /**
      * Where the tree's off-heap slabs come from and return to when the index is closed (default
      * {@link SlabPool#shared()}); see {@link TreeBuilder#slabPool}.
+     *
+     * @param slabPool the pool to take slabs from and return them to; not null
+     * @return this builder
+     * @throws IllegalArgumentException when {@code slabPool} is null
      */
     public SortednessAwareIndexBuilder slabPool(final SlabPool slabPool) {
         tree.slabPool(slabPool);
@@ -187,6 +243,10 @@ public final class SortednessAwareIndexBuilder {
     /**
      * Whether flushed entries at or above the tree's tail-leaf minimum skip the traversal (default true over a
      * B+-tree; a Bε-tree accepts only false).
+     *
+     * @param enabled true to send such entries straight to the tail leaf
+     * @return this builder
+     * @throws IllegalArgumentException when {@code enabled} is true over a Bε-tree
      */
     public SortednessAwareIndexBuilder tailLeafInserts(final boolean enabled) {
         tree.tailLeafInserts(enabled);
@@ -217,7 +277,7 @@ public final class SortednessAwareIndexBuilder {
     /**
      * A new, empty SA index (SA B+-tree or SA Bε-tree) that owns its memory.
      *
-     * @return the index
+     * @return a new, empty index with this builder's settings; the caller closes it
      * @throws IllegalArgumentException when the tree's builder has a memory bound of its own, or
      *                                  {@link #maxBytes} is below {@value TreeBuilder#MIN_BOUND_PAGES} pages
      * @throws IllegalStateException    when the JVM lacks the Agrona export flag
@@ -236,7 +296,12 @@ public final class SortednessAwareIndexBuilder {
         return over(tree.build());
     }
 
-    /** A new SA index over {@code tree} (SWARE applies to any tree with bulk append); it takes ownership. */
+    /**
+     * A new SA index over {@code tree} (SWARE applies to any tree with bulk append); it takes ownership.
+     *
+     * @param tree the tree to put under the buffer, which the index closes with itself
+     * @return a new index with this builder's buffer settings over {@code tree}
+     */
     public SortednessAwareIndex over(final AppendableLongIndex tree) {
         if (tree instanceof PagedTree && ((PagedTree) tree).maxBytes() != TreeBuilder.NO_MEMORY_BOUND) {
             throw new IllegalArgumentException("the tree has maxBytes = " + ((PagedTree) tree).maxBytes()

@@ -33,7 +33,11 @@ public final class LongIndexMapView extends AbstractMap<Long, Long> implements N
     private final KeyRange range;
     private final boolean descending;
 
-    /** The view of the whole index, in ascending order. */
+    /**
+     * The view of the whole index, in ascending order.
+     *
+     * @param index the index to view; not null
+     */
     public LongIndexMapView(final LongIndex index) {
         this(index, KeyRange.ALL, false);
     }
