@@ -17,19 +17,36 @@ public final class BlockMerger {
     /** A stream of blocks, each sorted, each starting at or after the previous one's end; null when done. */
     @FunctionalInterface
     public interface BlockSource {
+        /**
+         * The stream's next block.
+         *
+         * @return the next block, or null when the stream is done
+         * @throws IOException if reading the block fails
+         */
         StoredBucket next() throws IOException;
     }
 
     /** Receives each merged block, in key order. */
     @FunctionalInterface
     public interface BlockSink {
+        /**
+         * Takes the next merged block.
+         *
+         * @param block a merged block: sorted by key then row id, compacted, not empty
+         * @throws IOException if storing the block fails
+         */
         void accept(StoredBucket block) throws IOException;
     }
 
     private BlockMerger() {
     }
 
-    /** A source of the one sorted block {@code block} (an in-memory run). */
+    /**
+     * A source of the one sorted block {@code block} (an in-memory run).
+     *
+     * @param block a block sorted by key then row id
+     * @return a source returning {@code block} once, then null
+     */
     public static BlockSource single(final StoredBucket block) {
         final StoredBucket[] next = {block};
         return () -> {
@@ -42,7 +59,12 @@ public final class BlockMerger {
     /**
      * Merges {@code sources} into blocks of {@code rowsPerBlock} rows (the last may be shorter), all compacted.
      *
+     * @param layout       the columns of the blocks, in their order
+     * @param sources      the block streams to merge, each read to its end
+     * @param rowsPerBlock rows of each output block, at least 1
+     * @param sink         receives the output blocks, in key order
      * @return rows merged
+     * @throws IOException if a source or the sink fails
      */
     public static long merge(final List<Column> layout, final List<BlockSource> sources, final int rowsPerBlock,
                              final BlockSink sink) throws IOException {

@@ -10,6 +10,14 @@ import java.util.Objects;
  * @param width bytes of a {@link ColumnType#FIXED_STRING}, 0 for the other types
  */
 public record Column(String name, ColumnType type, int width) {
+    /**
+     * Checks the name and the width.
+     *
+     * @param name  the column's name, not null: letters, digits and underscores, not starting with a digit
+     * @param type  its type, not null
+     * @param width bytes of a {@link ColumnType#FIXED_STRING}, 1 to 65535; 0 for the other types
+     * @throws IllegalArgumentException naming the column, if the name or the width is not accepted
+     */
     public Column {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(type, "type");
@@ -23,18 +31,43 @@ public record Column(String name, ColumnType type, int width) {
         }
     }
 
+    /**
+     * A {@link ColumnType#LONG} column.
+     *
+     * @param name the column's name: letters, digits and underscores, not starting with a digit
+     * @return the column
+     */
     public static Column longColumn(final String name) {
         return new Column(name, ColumnType.LONG, 0);
     }
 
+    /**
+     * A {@link ColumnType#DOUBLE} column.
+     *
+     * @param name the column's name: letters, digits and underscores, not starting with a digit
+     * @return the column
+     */
     public static Column doubleColumn(final String name) {
         return new Column(name, ColumnType.DOUBLE, 0);
     }
 
+    /**
+     * A {@link ColumnType#FIXED_STRING} column.
+     *
+     * @param name  the column's name: letters, digits and underscores, not starting with a digit
+     * @param width the most UTF-8 bytes a value takes, and the bytes each takes on disk: 1 to 65535
+     * @return the column
+     */
     public static Column fixedString(final String name, final int width) {
         return new Column(name, ColumnType.FIXED_STRING, width);
     }
 
+    /**
+     * A {@link ColumnType#VAR_STRING} column.
+     *
+     * @param name the column's name: letters, digits and underscores, not starting with a digit
+     * @return the column
+     */
     public static Column varString(final String name) {
         return new Column(name, ColumnType.VAR_STRING, 0);
     }
@@ -85,6 +118,7 @@ public record Column(String name, ColumnType type, int width) {
      * Checks a value of this DOUBLE column: NaN is rejected. Public so that the sinks' mappers reject what
      * {@link ColumnStore#append} would, with the same rule.
      *
+     * @param d a value for this column
      * @throws IllegalArgumentException naming the column
      */
     public void checkDouble(final double d) {
@@ -97,6 +131,7 @@ public record Column(String name, ColumnType type, int width) {
      * Checks a value of this string column: not null, and for FIXED_STRING at most its width, no NUL. Public so that
      * the sinks' mappers reject what {@link ColumnStore#append} would, with the same rule.
      *
+     * @param s a value for this column
      * @throws IllegalArgumentException naming the column
      */
     public void checkString(final String s) {

@@ -32,7 +32,13 @@ public final class ColumnBatch {
         this.rows = rows;
     }
 
-    /** An empty batch with room for {@code capacity} rows of {@code schema}. */
+    /**
+     * An empty batch with room for {@code capacity} rows of {@code schema}.
+     *
+     * @param schema   the columns of the rows, not null
+     * @param capacity rows the arrays have room for, at least 0
+     * @return a batch of 0 rows, with a new array of {@code capacity} values per column
+     */
     public static ColumnBatch allocate(final Schema schema, final int capacity) {
         Objects.requireNonNull(schema, "schema");
         if (capacity < 0) {
@@ -52,6 +58,12 @@ public final class ColumnBatch {
     /**
      * A batch of the first {@code rows} values of the given arrays, one per schema column in schema order, used in
      * place (not copied).
+     *
+     * @param schema  the columns of the rows, not null
+     * @param rows    rows in the batch, from 0 to the length of the shortest array
+     * @param columns one array per schema column, in schema order: {@code long[]} for LONG, {@code double[]} for
+     *                DOUBLE, {@code String[]} for FIXED_STRING and VAR_STRING
+     * @return a batch over the arrays; its capacity is the length of the shortest
      */
     public static ColumnBatch wrap(final Schema schema, final int rows, final Object... columns) {
         Objects.requireNonNull(schema, "schema");
@@ -93,16 +105,30 @@ public final class ColumnBatch {
         };
     }
 
+    /**
+     * The schema of the batch's rows.
+     *
+     * @return the schema the batch was made for
+     */
     public Schema schema() {
         return schema;
     }
 
-    /** Rows in the batch. */
+    /**
+     * Rows in the batch.
+     *
+     * @return the row count, 0 to {@link #capacity()}
+     */
     public int rows() {
         return rows;
     }
 
-    /** Sets the row count: the first {@code n} values of every column are the batch. Returns this batch. */
+    /**
+     * Sets the row count: the first {@code n} values of every column are the batch. Returns this batch.
+     *
+     * @param n the row count, 0 to {@link #capacity()}
+     * @return this batch
+     */
     public ColumnBatch rows(final int n) {
         if (n < 0 || n > capacity) {
             throw new IllegalArgumentException("rows must be in [0, " + capacity + "] (got: " + n + ")");
@@ -111,7 +137,11 @@ public final class ColumnBatch {
         return this;
     }
 
-    /** Rows the arrays have room for. */
+    /**
+     * Rows the arrays have room for.
+     *
+     * @return the capacity in rows (for a wrapped batch, the length of its shortest array)
+     */
     public int capacity() {
         return capacity;
     }
@@ -121,17 +151,32 @@ public final class ColumnBatch {
         rows = 0;
     }
 
-    /** The array of LONG column {@code name}. */
+    /**
+     * The array of LONG column {@code name}.
+     *
+     * @param name the name of a LONG column of the schema
+     * @return the batch's own array of that column, not a copy
+     */
     public long[] longs(final String name) {
         return (long[]) column(name, ColumnType.LONG);
     }
 
-    /** The array of DOUBLE column {@code name}. */
+    /**
+     * The array of DOUBLE column {@code name}.
+     *
+     * @param name the name of a DOUBLE column of the schema
+     * @return the batch's own array of that column, not a copy
+     */
     public double[] doubles(final String name) {
         return (double[]) column(name, ColumnType.DOUBLE);
     }
 
-    /** The array of string column {@code name} (FIXED_STRING or VAR_STRING). */
+    /**
+     * The array of string column {@code name} (FIXED_STRING or VAR_STRING).
+     *
+     * @param name the name of a FIXED_STRING or VAR_STRING column of the schema
+     * @return the batch's own array of that column, not a copy
+     */
     public String[] strings(final String name) {
         final int c = schema.indexOf(name);
         if (!(columns[c] instanceof String[] s)) {
@@ -141,7 +186,12 @@ public final class ColumnBatch {
         return s;
     }
 
-    /** The array of column {@code c} (schema position): long[], double[] or String[]. */
+    /**
+     * The array of column {@code c} (schema position): long[], double[] or String[].
+     *
+     * @param c the column's position in the schema, 0 to the schema's size - 1
+     * @return the batch's own array of that column, not a copy
+     */
     public Object column(final int c) {
         return columns[c];
     }

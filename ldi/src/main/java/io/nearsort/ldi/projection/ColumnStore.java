@@ -190,24 +190,58 @@ public final class ColumnStore implements ColumnarStore {
         }
     }
 
-    /** Opens (or creates) the store in {@code directory} with the default options. */
+    /**
+     * Opens (or creates) the store in {@code directory} with the default options.
+     *
+     * @param directory   the store's directory, created if missing
+     * @param schema      the table's columns
+     * @param projections the projections: at least one, no column in two of them
+     * @return the open store; it holds the store's lock until closed
+     * @throws IOException if the store cannot be created or read, or it is open elsewhere
+     *                     ({@link StoreLock.StoreLockedException})
+     */
     public static ColumnStore open(final Path directory, final Schema schema, final List<Projection> projections)
             throws IOException {
         return open(directory, schema, projections, ColumnStoreOptions.defaults());
     }
 
-    /** Opens (or creates) the store in {@code directory}; an existing store must have this schema and projections. */
+    /**
+     * Opens (or creates) the store in {@code directory}; an existing store must have this schema and projections.
+     *
+     * @param directory   the store's directory, created if missing
+     * @param schema      the table's columns
+     * @param projections the projections: at least one, no column in two of them
+     * @param options     the tuning; the buffers it configures must fit its memory budget
+     * @return the open store; it holds the store's lock until closed
+     * @throws IOException if the store cannot be created or read, or it is open elsewhere
+     *                     ({@link StoreLock.StoreLockedException})
+     */
     public static ColumnStore open(final Path directory, final Schema schema, final List<Projection> projections,
                                    final ColumnStoreOptions options) throws IOException {
         return new ColumnStore(directory, new TableLayout(schema, projections), options);
     }
 
-    /** Opens the existing store in {@code directory} with the schema and projections it was created with. */
+    /**
+     * Opens the existing store in {@code directory} with the schema and projections it was created with.
+     *
+     * @param directory the directory of an existing store
+     * @return the open store; it holds the store's lock until closed
+     * @throws IOException if there is no store in {@code directory} ({@link java.nio.file.NoSuchFileException}), its
+     *                     files cannot be read, or it is open elsewhere ({@link StoreLock.StoreLockedException})
+     */
     public static ColumnStore open(final Path directory) throws IOException {
         return open(directory, ColumnStoreOptions.defaults());
     }
 
-    /** Opens the existing store in {@code directory} with its own schema and projections. */
+    /**
+     * Opens the existing store in {@code directory} with its own schema and projections.
+     *
+     * @param directory the directory of an existing store
+     * @param options   the tuning; the buffers it configures must fit its memory budget
+     * @return the open store; it holds the store's lock until closed
+     * @throws IOException if there is no store in {@code directory} ({@link java.nio.file.NoSuchFileException}), its
+     *                     files cannot be read, or it is open elsewhere ({@link StoreLock.StoreLockedException})
+     */
     public static ColumnStore open(final Path directory, final ColumnStoreOptions options) throws IOException {
         return new ColumnStore(directory, null, options);
     }
@@ -215,6 +249,13 @@ public final class ColumnStore implements ColumnarStore {
     /** One of the {@code open} calls, for {@link #openWhenReleased}. */
     @FunctionalInterface
     public interface Opener {
+        /**
+         * Opens the store.
+         *
+         * @return the open store
+         * @throws IOException as the {@code open} call does: {@link StoreLock.StoreLockedException} while another
+         *                     owner has the store open
+         */
         ColumnStore open() throws IOException;
     }
 
@@ -224,6 +265,9 @@ public final class ColumnStore implements ColumnarStore {
      * store over from a previous one that may still be closing it (a stream sink's task or writer after a restart or
      * rebalance, in the same process or another).
      *
+     * @param timeoutMillis how long to keep retrying, in milliseconds, at least 0 (0: a single attempt)
+     * @param opener        the {@code open} call to run and retry
+     * @return the store {@code opener} opened
      * @throws StoreLock.StoreLockedException the last one, if the store is still locked after {@code timeoutMillis}
      * @throws java.io.InterruptedIOException if the thread is interrupted while waiting (its flag is set again)
      */
@@ -258,7 +302,11 @@ public final class ColumnStore implements ColumnarStore {
         return table;
     }
 
-    /** The store's directory. */
+    /**
+     * The store's directory.
+     *
+     * @return the directory the store was opened in
+     */
     public Path directory() {
         return directory;
     }
@@ -290,6 +338,8 @@ public final class ColumnStore implements ColumnarStore {
      * others follow it). The batch is checked whole before any row is appended; the store keeps copies, so the
      * batch may be refilled when this returns.
      *
+     * @param batch rows of the store's schema: its first {@link ColumnBatch#rows()} values of every column
+     * @return the first row's id (with no rows, the id the next row will get)
      * @throws IllegalArgumentException     naming the column and row of a value its column does not accept
      * @throws MemoryBudgetExceededException if the store's memory budget would be exceeded; the rows from the one
      *                                       named on were not appended
@@ -415,6 +465,8 @@ public final class ColumnStore implements ColumnarStore {
      * be reopened (it then opens at its last completed commit); every call until then throws.
      *
      * @param metadata the caller's map, at most {@link CommitPoint#MAX_METADATA_BYTES} encoded
+     * @return the new commit point
+     * @throws IOException if writing or forcing the files or the manifest fails; the store must then be reopened
      */
     public CommitPoint flush(final Map<String, String> metadata) throws IOException {
         return commit(metadata, true);
@@ -461,13 +513,21 @@ public final class ColumnStore implements ColumnarStore {
         }
     }
 
-    /** The last completed commit point, empty before the first. */
+    /**
+     * The last completed commit point, empty before the first.
+     *
+     * @return the last commit point, or empty if the store was never committed
+     */
     public Optional<CommitPoint> lastCommit() {
         ensureOpen();
         return manifest.lastCommit();
     }
 
-    /** The retained commit points, oldest first: the store can be reopened at any of them. */
+    /**
+     * The retained commit points, oldest first: the store can be reopened at any of them.
+     *
+     * @return the retained commit points, oldest first; empty before the first commit
+     */
     public List<CommitPoint> commits() {
         ensureOpen();
         return manifest.commits();
@@ -483,6 +543,13 @@ public final class ColumnStore implements ColumnarStore {
     /**
      * The rows of {@code projection} whose LONG key lies in {@code [lo, hi]}, with the requested columns, streamed
      * in key order (equal keys by row id) in bounded memory; see {@link RowCursor}. Close the cursor.
+     *
+     * @param projection the projection's name; its key must be a LONG column
+     * @param lo         the lowest key, inclusive
+     * @param hi         the highest key, inclusive; below {@code lo}, the cursor has no row
+     * @param columns    names of columns of {@code projection}, in the cursor's column order
+     * @return an open cursor, before its first row
+     * @throws IOException if looking up the buckets in range fails
      */
     public RowCursor scan(final String projection, final long lo, final long hi, final String... columns)
             throws IOException {
@@ -490,14 +557,33 @@ public final class ColumnStore implements ColumnarStore {
         return scanOrdered(projection, lo, hi, columns);
     }
 
-    /** {@link #scan(String, long, long, String...)} for a DOUBLE key. */
+    /**
+     * {@link #scan(String, long, long, String...)} for a DOUBLE key.
+     *
+     * @param projection the projection's name; its key must be a DOUBLE column
+     * @param lo         the lowest key, inclusive; not NaN
+     * @param hi         the highest key, inclusive; not NaN, below {@code lo} the cursor has no row
+     * @param columns    names of columns of {@code projection}, in the cursor's column order
+     * @return an open cursor, before its first row
+     * @throws IOException if looking up the buckets in range fails
+     */
     public RowCursor scan(final String projection, final double lo, final double hi, final String... columns)
             throws IOException {
         table.projection(projection).requireKeyType(ColumnType.DOUBLE);
         return scanOrdered(projection, KeyCodec.ofDouble(lo), KeyCodec.ofDouble(hi), columns);
     }
 
-    /** A cursor over ordered keys {@code [lo, hi]} (a DOUBLE key mapped by {@link KeyCodec#ofDouble}). */
+    /**
+     * A cursor over ordered keys {@code [lo, hi]} (a DOUBLE key mapped by {@link KeyCodec#ofDouble}).
+     *
+     * @param projection the projection's name
+     * @param lo         the lowest ordered key, inclusive
+     * @param hi         the highest ordered key, inclusive; below {@code lo}, the cursor has no row
+     * @param columns    names of columns of {@code projection}, in the cursor's column order
+     * @return an open cursor, before its first row; its memory counts against the store's budget until it is closed
+     *         or exhausted
+     * @throws IOException if looking up the buckets in range fails
+     */
     public RowCursor scanOrdered(final String projection, final long lo, final long hi, final String... columns)
             throws IOException {
         ensureOpen();
@@ -531,7 +617,16 @@ public final class ColumnStore implements ColumnarStore {
         return aggregateOrdered(projection, KeyCodec.ofDouble(lo), KeyCodec.ofDouble(hi), column);
     }
 
-    /** count/sum/min/max of {@code column} over ordered keys {@code [lo, hi]}, reading a group of buckets at a time. */
+    /**
+     * count/sum/min/max of {@code column} over ordered keys {@code [lo, hi]}, reading a group of buckets at a time.
+     *
+     * @param projection the projection's name
+     * @param lo         the lowest ordered key, inclusive
+     * @param hi         the highest ordered key, inclusive; below {@code lo}, no row matches
+     * @param column     a LONG or DOUBLE column of {@code projection}
+     * @return count, sum, min and max of the column over the range; count 0 and min/max NaN when no row matches
+     * @throws IOException if reading a bucket fails
+     */
     public Aggregate aggregateOrdered(final String projection, final long lo, final long hi, final String column)
             throws IOException {
         ensureOpen();
@@ -573,6 +668,10 @@ public final class ColumnStore implements ColumnarStore {
      * LDI maintenance (§3.3) on demand: sort-merges the projection's non-compacted buckets on disk into compacted
      * buckets of n rows, and reports ARB (Eq. 7) over the whole projection before and after. Rows still buffered
      * are not touched; {@link #flush()} first to include them. The result is durable with the next commit.
+     *
+     * @param projection the projection's name
+     * @return the buckets merged and written, the rows moved, and ARB before and after
+     * @throws IOException if reading or writing the projection's buckets fails
      */
     public MaintenanceReport maintain(final String projection) throws IOException {
         ensureWritable();
@@ -589,6 +688,11 @@ public final class ColumnStore implements ColumnarStore {
      * other work, and waits for the copies. They become durable with the next commit; the emptied segment files are
      * deleted after a commit once no retained commit point refers to them (after {@code retainedCommits} commits)
      * and no reader is reading them.
+     *
+     * @param projection      the projection's name
+     * @param minDeadFraction dead fraction of a sealed segment from which it is reclaimed, in [0, 1] (0: any)
+     * @return the segments chosen and the buckets and bytes copied out of them
+     * @throws IOException if copying a bucket fails, or the thread is interrupted while waiting for the copies
      */
     public ReclaimReport reclaim(final String projection, final double minDeadFraction) throws IOException {
         ensureWritable();
@@ -611,23 +715,44 @@ public final class ColumnStore implements ColumnarStore {
         }
     }
 
-    /** ARB (Eq. 7) over the projection's buckets on disk; reads every bucket. */
+    /**
+     * ARB (Eq. 7) over the projection's buckets on disk; reads every bucket.
+     *
+     * @param projection the projection's name
+     * @return ARB: 1 when no bucket holds a key from elsewhere (or no bucket has a key range), smaller as buckets
+     *         overlap more
+     * @throws IOException if reading a bucket fails
+     */
     public double arb(final String projection) throws IOException {
         ensureOpen();
         return projection(projection).arb();
     }
 
-    /** Buckets of {@code projection} (written or being written). */
+    /**
+     * Buckets of {@code projection} (written or being written).
+     *
+     * @param projection the projection's name
+     * @return the buckets on disk plus those queued for the projection's writer
+     */
     public int buckets(final String projection) {
         return projection(projection).buckets();
     }
 
-    /** The storage state of {@code projection}: buckets, non-compacted ones, live and dead bytes, IB-tree, … */
+    /**
+     * The storage state of {@code projection}: buckets, non-compacted ones, live and dead bytes, IB-tree, …
+     *
+     * @param projection the projection's name
+     * @return the projection's counters, as of this call
+     */
     public ProjectionStats stats(final String projection) {
         return projection(projection).stats();
     }
 
-    /** The storage state of the store: live and dead bytes, files, commits, memory, and every projection's. */
+    /**
+     * The storage state of the store: live and dead bytes, files, commits, memory, and every projection's.
+     *
+     * @return the store's counters, as of this call
+     */
     public StoreStats stats() {
         ensureOpen();
         final Map<String, ProjectionStats> each = new LinkedHashMap<>();
@@ -651,12 +776,21 @@ public final class ColumnStore implements ColumnarStore {
                 manifest.commits().size(), memoryBytes(), options.memoryBudget(), each);
     }
 
-    /** The LDI counters of {@code projection}'s bucketizer since open. */
+    /**
+     * The LDI counters of {@code projection}'s bucketizer since open.
+     *
+     * @param projection the projection's name
+     * @return the bucketizer's counters
+     */
     public BucketizerStats ldiStats(final String projection) {
         return projection(projection).ldiStats();
     }
 
-    /** The I/O handler's counters. */
+    /**
+     * The I/O handler's counters.
+     *
+     * @return the counters of the I/O handler all projections read through
+     */
     public IoStats ioStats() {
         return io.stats();
     }

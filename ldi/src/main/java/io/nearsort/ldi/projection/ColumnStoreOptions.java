@@ -51,6 +51,37 @@ public record ColumnStoreOptions(int bucketCapacity, int bufferCapacity, int tra
     /** The smallest segment size accepted. */
     public static final long MIN_SEGMENT_BYTES = 4096;
 
+    /**
+     * Checks that {@code fanout} is not negative and the values of the on-disk IB-tree, maintenance, segments,
+     * commits, memory and cursors; the others are checked by {@link ColumnStore#open}.
+     *
+     * @param bucketCapacity     rows per bucket (n), at least 1
+     * @param bufferCapacity     rows in each projection's main buffer (B), at least 1
+     * @param trainingPrefix     rows each projection trains its distribution on, at least 1
+     * @param fanout             the training tree's k, 2 to
+     *                           {@link io.nearsort.ldi.distribution.DistributionTrainer#maxFanout()}; 0 for
+     *                           intervals by load
+     * @param windowSize         rows per time window, at least 1
+     * @param phiMax             split threshold Φmax, finite and above 1
+     * @param phiMin             merge threshold Φmin, in [0, 1)
+     * @param readerThreads      N_thread of Eq. 9, at least 1
+     * @param theta              θ of Eq. 8, finite and at least 1
+     * @param thetaGroup         buckets of the group θ was measured with, at least 2
+     * @param indexFanout        entries per node of the in-memory IB-tree, at least 4
+     * @param indexNodeUnits     k of the on-disk IB-tree's {@code k·4 KiB} nodes, 1 to 256
+     * @param indexCachePages    on-disk IB-tree nodes kept in memory per projection, at least 1
+     * @param maintenanceTrigger non-compacted buckets that start a background sort-merge, at least 1; 0 for off
+     * @param segmentBytes       bytes at which a segment file is sealed, {@link #MIN_SEGMENT_BYTES} to 2^39 (half
+     *                           of {@link Segments#MAX_SEGMENT_BYTES})
+     * @param retainedCommits    commit points kept, 1 to 10,000
+     * @param commitPoint        id of the retained commit point to open at (at least 1), or -1 for the last
+     * @param commitOnClose      whether {@link ColumnStore#close()} commits what was appended since the last commit
+     * @param memoryBudget       heap bytes for rows not yet written and open cursors' windows, at least 1
+     * @param reclaimThreshold   dead fraction of a sealed segment that starts background reclamation, in [0, 1];
+     *                           0 for off
+     * @param cursorWindowRows   rows a streaming cursor holds per pass, 1 to 2^28
+     * @throws IllegalArgumentException naming the first of the values checked here that is out of range
+     */
     public ColumnStoreOptions {
         if (fanout < 0) {
             throw new IllegalArgumentException("fanout must be 0 (intervals by load) or the k of a k-ary training"
@@ -100,17 +131,27 @@ public record ColumnStoreOptions(int bucketCapacity, int bufferCapacity, int tra
      * IB-tree nodes of 4 KiB with 256 cached, background maintenance after 256 non-compacted buckets; segments of
      * 64 MiB, two commit points retained, commit on close, a memory budget of 512 MiB, background reclamation of
      * sealed segments half dead, cursor windows of 65,536 rows.
+     *
+     * @return the default options
      */
     public static ColumnStoreOptions defaults() {
         return builder().build();
     }
 
-    /** A builder starting from the {@linkplain #defaults() defaults}. */
+    /**
+     * A builder starting from the {@linkplain #defaults() defaults}.
+     *
+     * @return a new builder holding the defaults
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** A builder starting from these options: change what differs, {@link Builder#build()} checks the result. */
+    /**
+     * A builder starting from these options: change what differs, {@link Builder#build()} checks the result.
+     *
+     * @return a new builder holding these options
+     */
     public Builder toBuilder() {
         return new Builder(this);
     }
@@ -166,7 +207,13 @@ public record ColumnStoreOptions(int bucketCapacity, int bufferCapacity, int tra
             this.cursorWindowRows = o.cursorWindowRows;
         }
 
-        /** Buckets of {@code bucketRows} rows (n), main buffers of {@code bufferRows} rows (B). */
+        /**
+         * Buckets of {@code bucketRows} rows (n), main buffers of {@code bufferRows} rows (B).
+         *
+         * @param bucketRows rows per bucket, at least 1
+         * @param bufferRows rows in each projection's main buffer, at least 1
+         * @return this builder
+         */
         public Builder buckets(final int bucketRows, final int bufferRows) {
             this.bucketCapacity = bucketRows;
             this.bufferCapacity = bufferRows;
@@ -176,6 +223,13 @@ public record ColumnStoreOptions(int bucketCapacity, int bufferCapacity, int tra
         /**
          * Training on a prefix of {@code prefixRows} rows with a {@code k}-ary training tree (0: intervals by load),
          * time windows of {@code windowRows} rows (§3.1).
+         *
+         * @param prefixRows rows each projection trains its distribution on, at least 1
+         * @param k          the training tree's fanout, 2 to
+         *                   {@link io.nearsort.ldi.distribution.DistributionTrainer#maxFanout()}; 0 for intervals of
+         *                   about a bucket per buffer each
+         * @param windowRows rows per time window, at least 1
+         * @return this builder
          */
         public Builder training(final int prefixRows, final int k, final int windowRows) {
             this.trainingPrefix = prefixRows;
@@ -184,14 +238,27 @@ public record ColumnStoreOptions(int bucketCapacity, int bufferCapacity, int tra
             return this;
         }
 
-        /** Split and merge thresholds Φmax and Φmin (Algorithm 1). */
+        /**
+         * Split and merge thresholds Φmax and Φmin (Algorithm 1).
+         *
+         * @param phiMax split threshold Φmax, finite and above 1
+         * @param phiMin merge threshold Φmin, in [0, 1)
+         * @return this builder
+         */
         public Builder thresholds(final double phiMax, final double phiMin) {
             this.phiMax = phiMax;
             this.phiMin = phiMin;
             return this;
         }
 
-        /** {@code threads} reader threads (Eq. 9), θ of Eq. 8 measured for groups of {@code thetaGroup} buckets. */
+        /**
+         * {@code threads} reader threads (Eq. 9), θ of Eq. 8 measured for groups of {@code thetaGroup} buckets.
+         *
+         * @param threads    reader threads, at least 1 (1: the plain LDI, more: LDI_Par)
+         * @param theta      θ, finite and at least 1 (see {@link io.nearsort.ldi.io.ThetaCalibration})
+         * @param thetaGroup buckets of the group θ was measured with, at least 2
+         * @return this builder
+         */
         public Builder readers(final int threads, final double theta, final int thetaGroup) {
             this.readerThreads = threads;
             this.theta = theta;
@@ -199,26 +266,47 @@ public record ColumnStoreOptions(int bucketCapacity, int bufferCapacity, int tra
             return this;
         }
 
-        /** IB-tree nodes of {@code k·4 KiB}, {@code cachePages} of them kept in memory. */
+        /**
+         * IB-tree nodes of {@code k·4 KiB}, {@code cachePages} of them kept in memory.
+         *
+         * @param k          the on-disk IB-tree's node size in units of 4 KiB, 1 to 256
+         * @param cachePages on-disk IB-tree nodes kept in memory per projection, at least 1
+         * @return this builder
+         */
         public Builder index(final int k, final int cachePages) {
             this.indexNodeUnits = k;
             this.indexCachePages = cachePages;
             return this;
         }
 
-        /** Background maintenance after {@code trigger} non-compacted buckets; 0 for on demand only. */
+        /**
+         * Background maintenance after {@code trigger} non-compacted buckets; 0 for on demand only.
+         *
+         * @param trigger non-compacted buckets written since the last maintenance that start one, at least 0
+         * @return this builder
+         */
         public Builder maintenance(final int trigger) {
             this.maintenanceTrigger = trigger;
             return this;
         }
 
-        /** Segment files sealed at {@code bytes}. */
+        /**
+         * Segment files sealed at {@code bytes}.
+         *
+         * @param bytes a segment file's size when sealed, {@link ColumnStoreOptions#MIN_SEGMENT_BYTES} to 2^39
+         * @return this builder
+         */
         public Builder segmentBytes(final long bytes) {
             this.segmentBytes = bytes;
             return this;
         }
 
-        /** Keeps the last {@code n} commit points. */
+        /**
+         * Keeps the last {@code n} commit points.
+         *
+         * @param n commit points retained, 1 to 10,000
+         * @return this builder
+         */
         public Builder retainedCommits(final int n) {
             this.retainedCommits = n;
             return this;
@@ -227,31 +315,55 @@ public record ColumnStoreOptions(int bucketCapacity, int bufferCapacity, int tra
         /**
          * Opens the store at retained commit point {@code id} instead of the last, discarding every later commit
          * (and what was appended after it) durably before {@code open} returns. -1: the last commit.
+         *
+         * @param id the id of a retained commit point (at least 1), or -1
+         * @return this builder
          */
         public Builder atCommit(final long id) {
             this.commitPoint = id;
             return this;
         }
 
-        /** Whether {@link ColumnStore#close()} commits (the default) or leaves the store at its last commit. */
+        /**
+         * Whether {@link ColumnStore#close()} commits (the default) or leaves the store at its last commit.
+         *
+         * @param commit true to commit on close, false to leave the store at its last commit
+         * @return this builder
+         */
         public Builder commitOnClose(final boolean commit) {
             this.commitOnClose = commit;
             return this;
         }
 
-        /** A memory budget of {@code bytes}. */
+        /**
+         * A memory budget of {@code bytes}.
+         *
+         * @param bytes heap bytes for rows not yet written and open cursors' windows, at least 1; the buffers the
+         *              options configure must fit in it (checked by {@link ColumnStore#open})
+         * @return this builder
+         */
         public Builder memoryBudget(final long bytes) {
             this.memoryBudget = bytes;
             return this;
         }
 
-        /** Background reclamation of sealed segments at least {@code deadFraction} dead; 0 for on demand only. */
+        /**
+         * Background reclamation of sealed segments at least {@code deadFraction} dead; 0 for on demand only.
+         *
+         * @param deadFraction dead fraction of a sealed segment that starts its reclamation, in [0, 1]
+         * @return this builder
+         */
         public Builder reclamation(final double deadFraction) {
             this.reclaimThreshold = deadFraction;
             return this;
         }
 
-        /** Streaming cursors hold {@code rows} rows per pass (at most twice as many at once). */
+        /**
+         * Streaming cursors hold {@code rows} rows per pass (at most twice as many at once).
+         *
+         * @param rows rows per pass, 1 to 2^28
+         * @return this builder
+         */
         public Builder cursorWindow(final int rows) {
             this.cursorWindowRows = rows;
             return this;
@@ -260,6 +372,7 @@ public record ColumnStoreOptions(int bucketCapacity, int bufferCapacity, int tra
         /**
          * The options.
          *
+         * @return the options, checked
          * @throws IllegalArgumentException naming the first value out of range (the bucketizer's own values: bucket
          *                                  and buffer sizes, training and thresholds, are checked by
          *                                  {@link ColumnStore#open} with the schema they apply to)

@@ -9,7 +9,12 @@ public final class KeyCodec {
     private KeyCodec() {
     }
 
-    /** The order-preserving long of {@code value} (NaN rejected). */
+    /**
+     * The order-preserving long of {@code value} (NaN rejected).
+     *
+     * @param value any double but NaN; -0.0 maps to the key of 0.0
+     * @return the key: a long that orders as {@code value} does among doubles
+     */
     public static long ofDouble(final double value) {
         if (Double.isNaN(value)) {
             throw new IllegalArgumentException("a key cannot be NaN");
@@ -18,7 +23,12 @@ public final class KeyCodec {
         return bits ^ ((bits >> 63) & Long.MAX_VALUE);
     }
 
-    /** The double {@link #ofDouble} mapped to {@code key}. */
+    /**
+     * The double {@link #ofDouble} mapped to {@code key}.
+     *
+     * @param key an ordered key, as {@link #ofDouble} returns it
+     * @return the double it stands for (0.0 for the key of -0.0)
+     */
     public static double toDouble(final long key) {
         return Double.longBitsToDouble(key ^ ((key >> 63) & Long.MAX_VALUE));
     }

@@ -11,6 +11,14 @@ import java.util.Objects;
  * @param columns the projection's columns (the key included), no column belonging to another projection
  */
 public record Projection(String name, String key, List<String> columns) {
+    /**
+     * Checks the name and the columns, and keeps an unmodifiable copy of the column list.
+     *
+     * @param name    the projection's name, not null: letters, digits and underscores, not starting with a digit
+     * @param key     the key column's name, not null: one of {@code columns}
+     * @param columns names of the projection's columns, the key included, each once
+     * @throws IllegalArgumentException naming the projection, if the name, the key or the columns are not accepted
+     */
     public Projection {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(key, "key");
@@ -28,6 +36,14 @@ public record Projection(String name, String key, List<String> columns) {
         }
     }
 
+    /**
+     * A projection of {@code columns} clustered on {@code key}.
+     *
+     * @param name    the projection's name: letters, digits and underscores, not starting with a digit
+     * @param key     the key column's name: a LONG or DOUBLE column among {@code columns}
+     * @param columns names of the projection's columns, the key included, each once
+     * @return the projection
+     */
     public static Projection of(final String name, final String key, final String... columns) {
         return new Projection(name, key, List.of(columns));
     }

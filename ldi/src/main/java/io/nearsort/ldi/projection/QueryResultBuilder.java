@@ -24,7 +24,14 @@ public final class QueryResultBuilder {
     private final LongArrayList ids = new LongArrayList();
     private long scanned;
 
-    /** A result of {@code names} (columns of {@code projection}) for keys in {@code [lo, hi]}. */
+    /**
+     * A result of {@code names} (columns of {@code projection}) for keys in {@code [lo, hi]}.
+     *
+     * @param projection the layout of the projection queried
+     * @param lo         the lowest ordered key kept, inclusive
+     * @param hi         the highest ordered key kept, inclusive; below {@code lo}, no row is kept
+     * @param names      names of columns of {@code projection}, the result's columns
+     */
     public QueryResultBuilder(final ProjectionLayout projection, final long lo, final long hi, final String... names) {
         this.wanted = projection.positions(names);
         for (int w : wanted) {
@@ -34,7 +41,11 @@ public final class QueryResultBuilder {
         this.hi = hi;
     }
 
-    /** Examines every row of {@code block}, keeping those in range. */
+    /**
+     * Examines every row of {@code block}, keeping those in range.
+     *
+     * @param block a block of the projection's rows, in any order; kept until {@link #build} (not copied)
+     */
     public void add(final StoredBucket block) {
         scanned += block.count;
         final int source = sources.size();
@@ -49,7 +60,12 @@ public final class QueryResultBuilder {
         }
     }
 
-    /** The result; {@code blocksRead} is how many of the blocks came from disk. */
+    /**
+     * The result; {@code blocksRead} is how many of the blocks came from disk.
+     *
+     * @param blocksRead how many of the blocks added came from disk, reported by {@link QueryResult#bucketsRead()}
+     * @return the rows in range of every block added, ordered by key then row id
+     */
     public QueryResult build(final long blocksRead) {
         final int n = keys.size();
         final int[] pos = StableMergeSort.order(keys.toLongArray(), ids.toLongArray(), n);

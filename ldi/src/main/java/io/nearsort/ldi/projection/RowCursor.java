@@ -104,7 +104,12 @@ public final class RowCursor implements AutoCloseable {
         return 2L * window * (16 + 8L * columns);
     }
 
-    /** Moves to the next row; false when there is none (the cursor then releases what it holds). */
+    /**
+     * Moves to the next row; false when there is none (the cursor then releases what it holds).
+     *
+     * @return true when the cursor is on a row; false when the rows are exhausted
+     * @throws IOException if reading a bucket fails
+     */
     public boolean next() throws IOException {
         ensureOpen();
         if (released) {
@@ -279,7 +284,12 @@ public final class RowCursor implements AutoCloseable {
         return current;
     }
 
-    /** The position of requested column {@code name} among the cursor's columns. */
+    /**
+     * The position of requested column {@code name} among the cursor's columns.
+     *
+     * @param name the name of a column the cursor was asked for
+     * @return its position among the requested columns, from 0
+     */
     public int column(final String name) {
         for (int c = 0; c < names.length; c++) {
             if (names[c].equals(name)) {
@@ -290,32 +300,59 @@ public final class RowCursor implements AutoCloseable {
                 + List.of(names));
     }
 
-    /** The columns the cursor returns, in the order requested. */
+    /**
+     * The columns the cursor returns, in the order requested.
+     *
+     * @return the columns, unmodifiable
+     */
     public List<Column> columns() {
         return List.copyOf(columns);
     }
 
-    /** The current row's ordered key (a DOUBLE key mapped by {@link KeyCodec#ofDouble}). */
+    /**
+     * The current row's ordered key (a DOUBLE key mapped by {@link KeyCodec#ofDouble}).
+     *
+     * @return the ordered key
+     */
     public long key() {
         return keys[row()];
     }
 
-    /** The current row's id ({@link ColumnStore#append}'s return value). */
+    /**
+     * The current row's id ({@link ColumnStore#append}'s return value).
+     *
+     * @return the row id
+     */
     public long rowId() {
         return ids[row()];
     }
 
-    /** LONG column {@code c} (position among the requested columns) of the current row. */
+    /**
+     * LONG column {@code c} (position among the requested columns) of the current row.
+     *
+     * @param c the position of a LONG column among the requested columns, from 0
+     * @return its value in the current row
+     */
     public long getLong(final int c) {
         return ((long[]) typed(c, ColumnType.LONG))[row()];
     }
 
-    /** DOUBLE column {@code c} of the current row. */
+    /**
+     * DOUBLE column {@code c} of the current row.
+     *
+     * @param c the position of a DOUBLE column among the requested columns, from 0
+     * @return its value in the current row
+     */
     public double getDouble(final int c) {
         return ((double[]) typed(c, ColumnType.DOUBLE))[row()];
     }
 
-    /** String column {@code c} of the current row. */
+    /**
+     * String column {@code c} of the current row.
+     *
+     * @param c the position of a FIXED_STRING or VAR_STRING column among the requested columns, from 0
+     * @return its value in the current row, not null
+     */
     public String getString(final int c) {
         if (!(values[checkColumn(c)] instanceof String[] s)) {
             throw new IllegalArgumentException("column " + names[c] + " is " + columns.get(c).type()
@@ -324,19 +361,42 @@ public final class RowCursor implements AutoCloseable {
         return s[row()];
     }
 
+    /**
+     * LONG column {@code name} of the current row.
+     *
+     * @param name the name of a LONG column the cursor was asked for
+     * @return its value in the current row
+     */
     public long getLong(final String name) {
         return getLong(column(name));
     }
 
+    /**
+     * DOUBLE column {@code name} of the current row.
+     *
+     * @param name the name of a DOUBLE column the cursor was asked for
+     * @return its value in the current row
+     */
     public double getDouble(final String name) {
         return getDouble(column(name));
     }
 
+    /**
+     * String column {@code name} of the current row.
+     *
+     * @param name the name of a FIXED_STRING or VAR_STRING column the cursor was asked for
+     * @return its value in the current row, not null
+     */
     public String getString(final String name) {
         return getString(column(name));
     }
 
-    /** Column {@code c} of the current row, boxed. */
+    /**
+     * Column {@code c} of the current row, boxed.
+     *
+     * @param c the position of a column among the requested columns, from 0
+     * @return its value in the current row: a Long, Double or String by the column's type
+     */
     public Object get(final int c) {
         final Object v = values[checkColumn(c)];
         final int r = row();
@@ -366,27 +426,47 @@ public final class RowCursor implements AutoCloseable {
         return values[c];
     }
 
-    /** Rows returned so far. */
+    /**
+     * Rows returned so far.
+     *
+     * @return the number of rows {@link #next()} moved to
+     */
     public long rowsReturned() {
         return rowsReturned;
     }
 
-    /** Bucket reads from disk so far (a bucket read again by a later pass counts again). */
+    /**
+     * Bucket reads from disk so far (a bucket read again by a later pass counts again).
+     *
+     * @return the number of bucket reads
+     */
     public long bucketsRead() {
         return bucketsRead;
     }
 
-    /** Rows examined so far, those outside the range or the pass's window included. */
+    /**
+     * Rows examined so far, those outside the range or the pass's window included.
+     *
+     * @return the number of rows examined
+     */
     public long rowsScanned() {
         return rowsScanned;
     }
 
-    /** Passes so far. */
+    /**
+     * Passes so far.
+     *
+     * @return the number of passes made, each gathering up to a window of rows
+     */
     public long passes() {
         return passes;
     }
 
-    /** The most rows the cursor held at once. */
+    /**
+     * The most rows the cursor held at once.
+     *
+     * @return the peak number of rows held, at most twice the window
+     */
     public int peakRows() {
         return peakRows;
     }

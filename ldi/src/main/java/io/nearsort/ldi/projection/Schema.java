@@ -21,23 +21,50 @@ public final class Schema {
         }
     }
 
+    /**
+     * A schema of {@code columns}, in row order.
+     *
+     * @param columns the table's columns: at least one, names unique
+     * @return the schema
+     */
     public static Schema of(final Column... columns) {
         return new Schema(List.of(columns));
     }
 
+    /**
+     * A schema of {@code columns}, in row order.
+     *
+     * @param columns the table's columns: at least one, names unique; copied
+     * @return the schema
+     */
     public static Schema of(final List<Column> columns) {
         return new Schema(columns);
     }
 
+    /**
+     * The columns, in row order.
+     *
+     * @return the columns, unmodifiable
+     */
     public List<Column> columns() {
         return columns;
     }
 
+    /**
+     * Columns in the schema.
+     *
+     * @return the number of columns, at least 1
+     */
     public int size() {
         return columns.size();
     }
 
-    /** The position of column {@code name}; throws naming it if there is none. */
+    /**
+     * The position of column {@code name}; throws naming it if there is none.
+     *
+     * @param name a column's name
+     * @return its position in row order, from 0
+     */
     public int indexOf(final String name) {
         final Integer i = index.get(name);
         if (i == null) {
@@ -46,6 +73,12 @@ public final class Schema {
         return i;
     }
 
+    /**
+     * The column named {@code name}; throws naming it if there is none.
+     *
+     * @param name a column's name
+     * @return the column
+     */
     public Column column(final String name) {
         return columns.get(indexOf(name));
     }

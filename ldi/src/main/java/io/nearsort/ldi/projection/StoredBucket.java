@@ -77,13 +77,27 @@ public final class StoredBucket {
     }
 
 
-    /** A block of rows in arrival order (projected values in {@code layout} order); its interval is its key span. */
+    /**
+     * A block of rows in arrival order (projected values in {@code layout} order); its interval is its key span.
+     *
+     * @param layout the projection's columns, in projection order
+     * @param keys   the rows' ordered keys, one per row
+     * @param rowIds the rows' ids, one per row
+     * @param rows   the rows' projected values, one boxed array per row, in {@code layout} order
+     * @return a non-compacted block of the rows, in the order given
+     */
     public static StoredBucket ofRows(final List<Column> layout, final long[] keys, final long[] rowIds,
                                       final List<Object[]> rows) {
         return new StoredBucket(keys, rowIds, columnsOf(layout, rows), KeySpan.min(keys), KeySpan.max(keys), false);
     }
 
-    /** The block's rows in sorted order: keys ascending, equal keys by row id (a compacted bucket, §3.3). */
+    /**
+     * The block's rows in sorted order: keys ascending, equal keys by row id (a compacted bucket, §3.3).
+     *
+     * @param layout the block's columns, in their order
+     * @param block  the block to sort; not changed
+     * @return a new compacted block of the same rows, sorted
+     */
     public static StoredBucket sorted(final List<Column> layout, final StoredBucket block) {
         final int[] rows = StableMergeSort.order(block.keys, block.rowIds, block.count);
         return gather(layout, List.of(block), new int[rows.length], rows, rows.length, true);
@@ -92,6 +106,14 @@ public final class StoredBucket {
     /**
      * A block of {@code n} rows: row {@code i} is row {@code rows[i]} of {@code sources.get(from[i])}. Its interval
      * is its own key span.
+     *
+     * @param layout    the sources' columns, in their order
+     * @param sources   the blocks the rows are taken from
+     * @param from      for each output row, the index of its block in {@code sources}
+     * @param rows      for each output row, its row in that block
+     * @param n         rows to gather, at most the length of {@code from} and of {@code rows}
+     * @param compacted whether the new block is compacted (§3.3)
+     * @return a new block of the {@code n} rows, in the order given
      */
     public static StoredBucket gather(final List<Column> layout, final List<StoredBucket> sources, final int[] from,
                                       final int[] rows, final int n, final boolean compacted) {
@@ -162,37 +184,68 @@ public final class StoredBucket {
         return bytes;
     }
 
-    /** Rows in the block. */
+    /**
+     * Rows in the block.
+     *
+     * @return the number of rows
+     */
     public int count() {
         return count;
     }
 
-    /** The smallest key. */
+    /**
+     * The smallest key.
+     *
+     * @return the smallest ordered key of the block's rows
+     */
     public long low() {
         return low;
     }
 
-    /** The largest key. */
+    /**
+     * The largest key.
+     *
+     * @return the largest ordered key of the block's rows
+     */
     public long high() {
         return high;
     }
 
-    /** Whether the block is compacted (§3.3): written from one leaf interval, or sorted. */
+    /**
+     * Whether the block is compacted (§3.3): written from one leaf interval, or sorted.
+     *
+     * @return true for a compacted block
+     */
     public boolean compacted() {
         return compacted;
     }
 
-    /** The ordered key of row {@code i}. */
+    /**
+     * The ordered key of row {@code i}.
+     *
+     * @param i a row of the block, 0 to {@link #count()} - 1
+     * @return the row's ordered key
+     */
     public long key(final int i) {
         return keys[i];
     }
 
-    /** The row id of row {@code i}. */
+    /**
+     * The row id of row {@code i}.
+     *
+     * @param i a row of the block, 0 to {@link #count()} - 1
+     * @return the row's id
+     */
     public long rowId(final int i) {
         return rowIds[i];
     }
 
-    /** The block's encoding, to be stored as one checksummed record, in a new heap buffer. */
+    /**
+     * The block's encoding, to be stored as one checksummed record, in a new heap buffer.
+     *
+     * @param layout the block's columns, in their order
+     * @return a new little-endian heap buffer holding the encoding, flipped
+     */
     public ByteBuffer encode(final List<Column> layout) {
         final Encoding e = new Encoding(layout);
         return encodeInto(layout, e, ByteBuffer.allocate(e.size).order(ByteOrder.LITTLE_ENDIAN));
@@ -353,6 +406,10 @@ public final class StoredBucket {
     /**
      * Decodes a verified payload; {@code keyColumn} is the key's position in {@code layout}.
      *
+     * @param in        the payload, from its position to its limit; its position is not changed
+     * @param layout    the projection's columns, in projection order
+     * @param keyColumn the key's position in {@code layout}, a LONG or DOUBLE column
+     * @return the decoded block
      * @throws IllegalStateException if the payload does not have the layout's shape
      */
     public static StoredBucket decode(final ByteBuffer in, final List<Column> layout, final int keyColumn) {

@@ -19,6 +19,13 @@ public final class TableLayout {
     private final Schema schema;
     private final Map<String, ProjectionLayout> projections = new LinkedHashMap<>();
 
+    /**
+     * Validates {@code projections} against {@code schema}.
+     *
+     * @param schema      the table's columns
+     * @param projections the projections: at least one, names unique, every column in the schema and in at most one
+     * @throws IllegalArgumentException naming the projection or column that is not accepted
+     */
     public TableLayout(final Schema schema, final List<Projection> projections) {
         this.schema = schema;
         if (projections.isEmpty()) {
@@ -39,16 +46,30 @@ public final class TableLayout {
         }
     }
 
+    /**
+     * The table's columns.
+     *
+     * @return the schema
+     */
     public Schema schema() {
         return schema;
     }
 
-    /** The projections, in the order given. */
+    /**
+     * The projections, in the order given.
+     *
+     * @return the projections' layouts, in the order given, unmodifiable
+     */
     public List<ProjectionLayout> projections() {
         return List.copyOf(projections.values());
     }
 
-    /** The projection named {@code name}; throws naming it if there is none. */
+    /**
+     * The projection named {@code name}; throws naming it if there is none.
+     *
+     * @param name a projection's name
+     * @return its layout
+     */
     public ProjectionLayout projection(final String name) {
         final ProjectionLayout p = projections.get(name);
         if (p == null) {
@@ -62,6 +83,8 @@ public final class TableLayout {
      * The schema and projections as a store's manifest records them:
      * {@code [columns:4]{[name][type ordinal:1][width:4]}[projections:4]{[name][key][columns:4]{[name]}}}, names as
      * {@code [UTF-8 bytes:4][UTF-8]}, little-endian.
+     *
+     * @return a new array holding the encoding
      */
     public byte[] encode() {
         final List<byte[]> parts = new ArrayList<>();
@@ -95,7 +118,12 @@ public final class TableLayout {
         return b.array();
     }
 
-    /** The layout {@link #encode} wrote; a malformed encoding is an {@link IllegalStateException}. */
+    /**
+     * The layout {@link #encode} wrote; a malformed encoding is an {@link IllegalStateException}.
+     *
+     * @param encoded the bytes {@link #encode} returned, exactly
+     * @return the layout, validated as the constructor does
+     */
     public static TableLayout decode(final byte[] encoded) {
         final ByteBuffer b = ByteBuffer.wrap(encoded).order(ByteOrder.LITTLE_ENDIAN);
         try {
@@ -153,7 +181,11 @@ public final class TableLayout {
         return new String(bytes, StandardCharsets.UTF_8);
     }
 
-    /** The schema and projections, for messages: {@code id:LONG note:VAR_STRING; by_id(id: id, note)}. */
+    /**
+     * The schema and projections, for messages: {@code id:LONG note:VAR_STRING; by_id(id: id, note)}.
+     *
+     * @return the description, on one line
+     */
     public String describe() {
         final StringBuilder s = new StringBuilder();
         schema.columns().forEach(c -> s.append(s.length() == 0 ? "" : " ").append(c.describe()));
@@ -174,7 +206,12 @@ public final class TableLayout {
         return java.util.Arrays.hashCode(encode());
     }
 
-    /** A row (values in schema order) checked column by column and normalised (Integer to Long, …). */
+    /**
+     * A row (values in schema order) checked column by column and normalised (Integer to Long, …).
+     *
+     * @param row one value per schema column, in schema order
+     * @return a new array of the checked values, normalised
+     */
     public Object[] check(final Object... row) {
         if (row.length != schema.size()) {
             throw new IllegalArgumentException("a row needs " + schema.size() + " values, one per column (got: "
