@@ -33,6 +33,18 @@ public abstract class BaselineStore implements ColumnarStore {
     private long nextRowId;
     private boolean closed;
 
+    /**
+     * Creates the store's directory if needed and one projection per {@code projections}.
+     *
+     * @param directory   where the run files go; created when absent, and must be empty
+     * @param schema      the table's columns
+     * @param projections the projections, which partition the schema's columns
+     * @param bufferRows  B: rows a projection buffers in memory before they become a run, at least 1
+     * @param blockRows   rows per block of a run file (the unit a query reads), at least 1
+     * @throws IOException when the directory cannot be created or listed
+     * @throws IllegalArgumentException when {@code bufferRows} or {@code blockRows} is below 1, the directory is not
+     *         empty, or the schema and projections do not form a valid table layout
+     */
     protected BaselineStore(final Path directory, final Schema schema, final List<Projection> projections,
                             final int bufferRows, final int blockRows) throws IOException {
         if (bufferRows < 1) {
@@ -55,16 +67,36 @@ public abstract class BaselineStore implements ColumnarStore {
         }
     }
 
-    /** A projection's buffer is full: its rows must go to disk as a run. */
+    /**
+     * A projection's buffer is full: its rows must go to disk as a run.
+     *
+     * @param p the projection whose buffer is full
+     * @throws IOException when writing or merging run files fails
+     */
     protected abstract void bufferFull(BaselineProjection p) throws IOException;
 
-    /** Makes the projection's state durable (and, for Sorted_Col, fully sorted). */
+    /**
+     * Makes the projection's state durable (and, for Sorted_Col, fully sorted).
+     *
+     * @param p the projection to make durable
+     * @throws IOException when writing, merging or forcing run files fails
+     */
     protected abstract void flush(BaselineProjection p) throws IOException;
 
-    /** The runs a query on {@code p} must look at. */
+    /**
+     * The runs a query on {@code p} must look at.
+     *
+     * @param p the projection queried
+     * @return its run files on disk (the in-memory buffer is not among them)
+     */
     protected abstract List<RunFile> runs(BaselineProjection p);
 
-    /** Deletes the projection's run files. */
+    /**
+     * Deletes the projection's run files.
+     *
+     * @param p the projection whose runs are deleted
+     * @throws IOException when a run file cannot be closed or deleted
+     */
     protected abstract void deleteRuns(BaselineProjection p) throws IOException;
 
     @Override
@@ -110,12 +142,25 @@ public abstract class BaselineStore implements ColumnarStore {
         return nextRowId;
     }
 
-    /** The counters of {@code projection}: runs and bytes written, tuples read back by merges. */
+    /**
+     * The counters of {@code projection}: runs and bytes written, tuples read back by merges.
+     *
+     * @param projection the projection's name
+     * @return a snapshot of its counters, with the number of runs a query looks at now
+     * @throws IllegalArgumentException when no projection has that name
+     */
     public BaselineStats stats(final String projection) {
         final BaselineProjection p = projection(projection);
         return new BaselineStats(p.runsWritten(), p.bytesWritten(), p.tuplesWritten(), p.tuplesRead(), runs(p).size());
     }
 
+    /**
+     * The projection named {@code name}.
+     *
+     * @param name the projection's name
+     * @return the store's state of that projection
+     * @throws IllegalArgumentException when no projection has that name
+     */
     protected BaselineProjection projection(final String name) {
         table.projection(name);
         return projections.get(name);

@@ -33,9 +33,14 @@ public final class LsmColumnStore extends BaselineStore {
     }
 
     /**
-     * @param bufferRows B
-     * @param ratio      T
-     * @param blockRows  rows per block of a run file (the unit a query reads)
+     * @param directory   where the run files go; created when absent, and must be empty
+     * @param schema      the table's columns
+     * @param projections the projections, which partition the schema's columns; one LSM tree each
+     * @param policy      how runs are merged down the levels: leveled or tiered
+     * @param bufferRows  B
+     * @param ratio       T
+     * @param blockRows   rows per block of a run file (the unit a query reads)
+     * @throws IOException when the directory cannot be created or listed
      */
     public LsmColumnStore(final Path directory, final Schema schema, final List<Projection> projections,
                           final MergePolicy policy, final int bufferRows, final int ratio, final int blockRows)
@@ -111,12 +116,24 @@ public final class LsmColumnStore extends BaselineStore {
         }
     }
 
-    /** The merge counters of {@code projection}'s levels, in tuples (as {@link LsmRuns} counts them). */
+    /**
+     * The merge counters of {@code projection}'s levels, in tuples (as {@link LsmRuns} counts them).
+     *
+     * @param projection the projection's name
+     * @return its counters summed over every level reached
+     * @throws IllegalArgumentException when no projection has that name
+     */
     public LevelCounters levelCounters(final String projection) {
         return levels.get(projection(projection)).total();
     }
 
-    /** Levels {@code projection} has reached. */
+    /**
+     * Levels {@code projection} has reached.
+     *
+     * @param projection the projection's name
+     * @return the number of disk levels that have received data, 0 before the first full buffer
+     * @throws IllegalArgumentException when no projection has that name
+     */
     public int levels(final String projection) {
         return levels.get(projection(projection)).levels();
     }

@@ -20,7 +20,14 @@ public final class LsmCostModel {
     private LsmCostModel() {
     }
 
-    /** L = ⌊log_T M⌋ + 1, the number of levels the paper's sums run over (level 0 included); 1 when M = 0. */
+    /**
+     * L = ⌊log_T M⌋ + 1, the number of levels the paper's sums run over (level 0 included); 1 when M = 0.
+     *
+     * @param n N, the tuples loaded, not negative
+     * @param b B, tuples per buffer, at least 1
+     * @param t T, the level ratio, at least 2
+     * @return L, at least 1
+     */
     public static int paperLevels(final long n, final int b, final int t) {
         final long m = n / b;
         int levels = 1;
@@ -33,12 +40,31 @@ public final class LsmCostModel {
         return m == 0 ? 1 : levels;
     }
 
-    /** The paper's formulas as printed. */
+    /**
+     * The paper's formulas as printed.
+     *
+     * @param policy leveling (Eqs. 1, 11, 13) or tiering (Eqs. 2, 10, 12)
+     * @param n      N, the tuples loaded, not negative
+     * @param b      B, tuples per buffer, at least 1
+     * @param t      T, the level ratio, at least 2
+     * @param p      P, tuples per page, at least 1
+     * @return the merges and the pages written and read, summed over levels 1..L−1
+     */
     public static LsmCosts printed(final MergePolicy policy, final long n, final int b, final int t, final int p) {
         return sum(policy, n, b, t, p, paperLevels(n, b, t) - 1, false);
     }
 
-    /** The formulas corrected as listed in the class comment; {@link LsmRuns} reproduces them exactly. */
+    /**
+     * The formulas corrected as listed in the class comment; {@link LsmRuns} reproduces them exactly.
+     *
+     * @param policy leveling (Eqs. 1, 11, 13) or tiering (Eqs. 2, 10, 12)
+     * @param n      N, the tuples loaded, not negative
+     * @param b      B, tuples per buffer, at least 1
+     * @param t      T, the level ratio, at least 2
+     * @param p      P, tuples per page, at least 1
+     * @return the merges and the pages written and read, summed over every level that receives a run
+     * @throws IllegalArgumentException when N, B, T or P is out of its range
+     */
     public static LsmCosts complete(final MergePolicy policy, final long n, final int b, final int t, final int p) {
         return sum(policy, n, b, t, p, Integer.MAX_VALUE, true);
     }

@@ -15,18 +15,38 @@ import java.util.List;
 public final class LsmLevels<R> {
     /** Sort-merges and discards runs of type {@code R}. */
     public interface Runs<R> {
-        /** Tuples in {@code run}. */
+        /**
+         * Tuples in {@code run}.
+         *
+         * @param run a run of these levels
+         * @return its tuples, not negative
+         */
         long size(R run);
 
-        /** One run holding every tuple of {@code oldestFirst}, sorted; equal keys keep older tuples first. */
+        /**
+         * One run holding every tuple of {@code oldestFirst}, sorted; equal keys keep older tuples first.
+         *
+         * @param oldestFirst the runs to merge, at least two, oldest first
+         * @return the merged run
+         * @throws IOException when the runs cannot be read or the merged run written
+         */
         R merge(List<R> oldestFirst) throws IOException;
 
-        /** {@code run} was merged into another and is no longer needed. */
+        /**
+         * {@code run} was merged into another and is no longer needed.
+         *
+         * @param run the run merged away
+         * @throws IOException when releasing the run (e.g. deleting its file) fails
+         */
         void discard(R run) throws IOException;
 
         /**
          * {@code run} comes to rest on a level: runs that a merge only described (the model streams a merge's
          * output into the next level's merge, so it is written once, where it rests) are written now.
+         *
+         * @param run the run coming to rest
+         * @return the run as it rests on the level: {@code run} itself by default, or the run written now
+         * @throws IOException when writing the run fails
          */
         default R place(final R run) throws IOException {
             return run;
@@ -50,6 +70,8 @@ public final class LsmLevels<R> {
      * @param policy       leveling or tiering
      * @param bufferTuples B, at least 1
      * @param ratio        T, the size ratio between consecutive levels, at least 2
+     * @param runs         sort-merges, discards and places the runs
+     * @throws IllegalArgumentException when {@code bufferTuples} is below 1 or {@code ratio} below 2
      */
     public LsmLevels(final MergePolicy policy, final long bufferTuples, final int ratio, final Runs<R> runs) {
         if (bufferTuples < 1) {
@@ -64,7 +86,12 @@ public final class LsmLevels<R> {
         this.runs = runs;
     }
 
-    /** A flushed buffer arrives at disk level 1. */
+    /**
+     * A flushed buffer arrives at disk level 1.
+     *
+     * @param run the flushed buffer as a sorted run
+     * @throws IOException when a merge, discard or place of {@link Runs} fails
+     */
     public void arrive(final R run) throws IOException {
         arrive(1, run);
     }
@@ -123,17 +150,30 @@ public final class LsmLevels<R> {
         return run;
     }
 
-    /** Disk levels that have received data. */
+    /**
+     * Disk levels that have received data.
+     *
+     * @return the number of disk levels reached, 0 before the first arrival
+     */
     public int levels() {
         return levels.size();
     }
 
-    /** The runs on disk level {@code level} (from 1), oldest first. */
+    /**
+     * The runs on disk level {@code level} (from 1), oldest first.
+     *
+     * @param level the disk level, from 1; a level out of range has no run
+     * @return a copy of the level's runs, empty for a level out of range
+     */
     public List<R> runs(final int level) {
         return level >= 1 && level <= levels.size() ? List.copyOf(levels.get(level - 1)) : List.of();
     }
 
-    /** Every run, newest level first. */
+    /**
+     * Every run, newest level first.
+     *
+     * @return a new list of every run, level 1's first
+     */
     public List<R> allRuns() {
         final List<R> all = new ArrayList<>();
         for (List<R> l : levels) {
@@ -142,7 +182,13 @@ public final class LsmLevels<R> {
         return all;
     }
 
-    /** The counters of disk level {@code level} (from 1); zeros for a level never reached. */
+    /**
+     * The counters of disk level {@code level} (from 1); zeros for a level never reached.
+     *
+     * @param level the disk level, from 1
+     * @return the level's counters
+     * @throws IllegalArgumentException when {@code level} is below 1
+     */
     public LevelCounters level(final int level) {
         if (level < 1) {
             throw new IllegalArgumentException("disk levels are numbered from 1 (got: " + level + ")");
@@ -154,7 +200,12 @@ public final class LsmLevels<R> {
         return new LevelCounters(c[ARRIVALS], c[FULLS], c[MERGES], c[WRITTEN], c[READ]);
     }
 
-    /** Counters summed over disk levels {@code 1..upTo}. */
+    /**
+     * Counters summed over disk levels {@code 1..upTo}.
+     *
+     * @param upTo the last disk level summed; below 1 sums none
+     * @return the summed counters
+     */
     public LevelCounters total(final int upTo) {
         long a = 0;
         long f = 0;
@@ -172,11 +223,20 @@ public final class LsmLevels<R> {
         return new LevelCounters(a, f, m, w, r);
     }
 
-    /** Counters summed over every level. */
+    /**
+     * Counters summed over every level.
+     *
+     * @return the counters summed over every disk level reached
+     */
     public LevelCounters total() {
         return total(levels.size());
     }
 
+    /**
+     * The merge policy.
+     *
+     * @return the merge policy given at construction
+     */
     public MergePolicy policy() {
         return policy;
     }

@@ -52,7 +52,12 @@ public final class LsmRuns {
         this.bufferRefs = new long[bufferTuples];
     }
 
-    /** Adds a tuple to level 0; a full buffer is sorted and flushed. */
+    /**
+     * Adds a tuple to level 0; a full buffer is sorted and flushed.
+     *
+     * @param key    the tuple's key, any long
+     * @param rowRef the tuple's row reference, kept with the key
+     */
     public void add(final long key, final long rowRef) {
         bufferKeys[buffered] = key;
         bufferRefs[buffered] = rowRef;
@@ -67,27 +72,51 @@ public final class LsmRuns {
         }
     }
 
-    /** Disk levels that have received data. */
+    /**
+     * Disk levels that have received data.
+     *
+     * @return the number of disk levels reached, 0 before the first full buffer
+     */
     public int levels() {
         return levels.levels();
     }
 
-    /** The counters of disk level {@code level} (from 1); zeros for a level never reached. */
+    /**
+     * The counters of disk level {@code level} (from 1); zeros for a level never reached.
+     *
+     * @param level the disk level, from 1
+     * @return the level's counters
+     * @throws IllegalArgumentException when {@code level} is below 1
+     */
     public LevelCounters level(final int level) {
         return levels.level(level);
     }
 
-    /** Counters summed over disk levels {@code 1..upTo}. */
+    /**
+     * Counters summed over disk levels {@code 1..upTo}.
+     *
+     * @param upTo the last disk level summed; below 1 sums none
+     * @return the summed counters
+     */
     public LevelCounters total(final int upTo) {
         return levels.total(upTo);
     }
 
-    /** Counters summed over every level. */
+    /**
+     * Counters summed over every level.
+     *
+     * @return the counters summed over every disk level reached
+     */
     public LevelCounters total() {
         return levels.total();
     }
 
-    /** The keys of each run on {@code level}, oldest run first. */
+    /**
+     * The keys of each run on {@code level}, oldest run first.
+     *
+     * @param level the disk level, from 1; a level out of range has no run
+     * @return a new list holding each run's keys, sorted, in a new array; empty for a level out of range
+     */
     public List<long[]> runs(final int level) {
         final List<long[]> out = new ArrayList<>();
         for (SortedRun run : levels.runs(level)) {
@@ -96,12 +125,20 @@ public final class LsmRuns {
         return out;
     }
 
-    /** The tuples still in the level-0 buffer, in arrival order. */
+    /**
+     * The tuples still in the level-0 buffer, in arrival order.
+     *
+     * @return a copy of their keys
+     */
     public long[] bufferedKeys() {
         return Arrays.copyOf(bufferKeys, buffered);
     }
 
-    /** The merge policy. */
+    /**
+     * The merge policy.
+     *
+     * @return the merge policy given at construction
+     */
     public MergePolicy policy() {
         return levels.policy();
     }

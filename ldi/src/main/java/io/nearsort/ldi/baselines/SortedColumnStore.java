@@ -20,8 +20,12 @@ public final class SortedColumnStore extends BaselineStore {
     private final Map<BaselineProjection, List<RunFile>> runs = new HashMap<>();
 
     /**
-     * @param bufferRows rows sorted in memory before a run is written
-     * @param blockRows  rows per block of a run file (the unit a query reads)
+     * @param directory   where the run files go; created when absent, and must be empty
+     * @param schema      the table's columns
+     * @param projections the projections, which partition the schema's columns
+     * @param bufferRows  rows sorted in memory before a run is written
+     * @param blockRows   rows per block of a run file (the unit a query reads)
+     * @throws IOException when the directory cannot be created or listed
      */
     public SortedColumnStore(final Path directory, final Schema schema, final List<Projection> projections,
                              final int bufferRows, final int blockRows) throws IOException {

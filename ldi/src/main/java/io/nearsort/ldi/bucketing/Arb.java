@@ -12,7 +12,13 @@ public final class Arb {
     private Arb() {
     }
 
-    /** ARB of buckets given by their keys (in any order within a bucket); 1 when every bucket's range is 0. */
+    /**
+     * ARB of buckets given by their keys (in any order within a bucket); 1 when every bucket's range is 0.
+     *
+     * @param buckets each bucket's keys, in any order; any long, and an empty bucket counts for nothing
+     * @return the ideal over the actual sum of key ranges: 1 when no bucket overlaps another, smaller the more they
+     *         overlap
+     */
     public static double of(final List<long[]> buckets) {
         int total = 0;
         for (long[] b : buckets) {

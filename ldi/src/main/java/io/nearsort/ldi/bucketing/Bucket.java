@@ -42,57 +42,103 @@ public final class Bucket {
         this.compacted = compacted;
     }
 
-    /** The bucket's number in write order, from 0. */
+    /**
+     * The bucket's number in write order, from 0.
+     *
+     * @return the sequence number given at construction
+     */
     public long sequence() {
         return sequence;
     }
 
-    /** Tuples in the bucket. */
+    /**
+     * Tuples in the bucket.
+     *
+     * @return the number of tuples, at least 1
+     */
     public int size() {
         return keys.length;
     }
 
-    /** A copy of the keys, in write order. */
+    /**
+     * A copy of the keys, in write order.
+     *
+     * @return a new array of the keys
+     */
     public long[] keys() {
         return keys.clone();
     }
 
-    /** A copy of the row references, parallel to {@link #keys()}. */
+    /**
+     * A copy of the row references, parallel to {@link #keys()}.
+     *
+     * @return a new array of the row references
+     */
     public long[] rowRefs() {
         return rowRefs.clone();
     }
 
-    /** The key of tuple {@code i}. */
+    /**
+     * The key of tuple {@code i}.
+     *
+     * @param i the tuple's index in write order, 0 to {@code size() - 1}
+     * @return its key
+     */
     public long key(final int i) {
         return keys[i];
     }
 
-    /** The row reference of tuple {@code i}. */
+    /**
+     * The row reference of tuple {@code i}.
+     *
+     * @param i the tuple's index in write order, 0 to {@code size() - 1}
+     * @return its row reference
+     */
     public long rowRef(final int i) {
         return rowRefs[i];
     }
 
-    /** The smallest key in the bucket. */
+    /**
+     * The smallest key in the bucket.
+     *
+     * @return the smallest of its keys
+     */
     public long low() {
         return low;
     }
 
-    /** The largest key in the bucket. */
+    /**
+     * The largest key in the bucket.
+     *
+     * @return the largest of its keys
+     */
     public long high() {
         return high;
     }
 
-    /** The smallest key of the interval(s) the bucket was cut from. */
+    /**
+     * The smallest key of the interval(s) the bucket was cut from.
+     *
+     * @return the intervals' low bound, as given at construction
+     */
     public long intervalLow() {
         return intervalLow;
     }
 
-    /** The largest key of the interval(s) the bucket was cut from (inclusive). */
+    /**
+     * The largest key of the interval(s) the bucket was cut from (inclusive).
+     *
+     * @return the intervals' inclusive high bound, as given at construction
+     */
     public long intervalHigh() {
         return intervalHigh;
     }
 
-    /** Whether all keys lie in the one interval the bucket is indexed under (§3.3). */
+    /**
+     * Whether all keys lie in the one interval the bucket is indexed under (§3.3).
+     *
+     * @return true when the bucket was cut from one interval, false when from sibling intervals combined
+     */
     public boolean compacted() {
         return compacted;
     }

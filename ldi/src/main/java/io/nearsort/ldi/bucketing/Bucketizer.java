@@ -68,12 +68,22 @@ public final class Bucketizer {
         }
     }
 
-    /** A builder with the paper's defaults (Φmax = 2, Φmin = 0.3). */
+    /**
+     * A builder with the paper's defaults (Φmax = 2, Φmin = 0.3).
+     *
+     * @return a new builder holding the defaults of {@link BucketizerBuilder}
+     */
     public static BucketizerBuilder builder() {
         return new BucketizerBuilder(Bucketizer::new);
     }
 
-    /** Adds one tuple; buckets it completes are handed to the {@code onBucket} listener before this returns. */
+    /**
+     * Adds one tuple; buckets it completes are handed to the {@code onBucket} listener before this returns.
+     *
+     * @param key    the tuple's key; any long (a key outside every interval widens the first or last one)
+     * @param rowRef the tuple's row reference, kept with the key unchanged
+     * @throws IllegalStateException after {@link #finish()}
+     */
     public void add(final long key, final long rowRef) {
         if (finished) {
             throw new IllegalStateException("Bucketizer is finished: no tuple can be added after finish()");
@@ -137,17 +147,30 @@ public final class Bucketizer {
         pointers.replaceAll(p -> new IntervalPointers());
     }
 
-    /** Whether {@link #finish()} was called. */
+    /**
+     * Whether {@link #finish()} was called.
+     *
+     * @return true once {@link #finish()} was called
+     */
     public boolean isFinished() {
         return finished;
     }
 
-    /** The learned distribution, or {@code null} while the training prefix is still being collected. */
+    /**
+     * The learned distribution, or {@code null} while the training prefix is still being collected.
+     *
+     * @return the live distribution (not a copy: it changes as tuples arrive), or {@code null} before training
+     */
     public Distribution distribution() {
         return distribution;
     }
 
-    /** The buffered keys interval {@code i} points to, in arrival order (Figure 2b's leaf interval columns). */
+    /**
+     * The buffered keys interval {@code i} points to, in arrival order (Figure 2b's leaf interval columns).
+     *
+     * @param interval the leaf interval's index {@code i}, 0 to {@code distribution().intervalCount() - 1}
+     * @return a new array of the keys, empty when the interval points to none
+     */
     public long[] pointedKeys(final int interval) {
         final IntervalPointers p = pointers.get(interval);
         final long[] keys = new long[p.size()];
@@ -157,7 +180,11 @@ public final class Bucketizer {
         return keys;
     }
 
-    /** Counters so far. */
+    /**
+     * Counters so far.
+     *
+     * @return a snapshot of the counters, the training prefix still being collected included
+     */
     public BucketizerStats stats() {
         final long nonCompacted = buckets - compactedBuckets;
         return new BucketizerStats(arrivals + staged, buffer.occupied() + staged, buckets, compactedBuckets,

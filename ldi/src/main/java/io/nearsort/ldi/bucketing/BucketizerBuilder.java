@@ -45,6 +45,10 @@ public final class BucketizerBuilder {
     /**
      * Explicit intervals {@code [b0, b1) [b1, b2) … [b(k-1), bk)}: at least two strictly ascending boundaries.
      * The paper's example is {@code initialBoundaries(1, 3, 7, 13, 20, 31)}.
+     *
+     * @param boundaries {@code b0 … bk}, at least two, strictly ascending; copied
+     * @return this builder
+     * @throws IllegalArgumentException when there are fewer than two boundaries or they are not strictly ascending
      */
     public BucketizerBuilder initialBoundaries(final long... boundaries) {
         if (boundaries.length < 2) {
@@ -64,6 +68,11 @@ public final class BucketizerBuilder {
     /**
      * The global load ({@code G.load}) of each explicit interval, from which {@code G.dis} is normalised. Without
      * it {@code G.dis} is uniform and {@code G.load} zero.
+     *
+     * @param loads one tuple count per explicit interval (one fewer than the boundaries, checked by {@link #build}),
+     *              none negative; copied
+     * @return this builder
+     * @throws IllegalArgumentException when a load is negative
      */
     public BucketizerBuilder initialLoads(final long... loads) {
         for (int i = 0; i < loads.length; i++) {
@@ -76,7 +85,13 @@ public final class BucketizerBuilder {
         return this;
     }
 
-    /** Learn the intervals from the first {@code tuples} tuples added (§3.1), at least 1. */
+    /**
+     * Learn the intervals from the first {@code tuples} tuples added (§3.1), at least 1.
+     *
+     * @param tuples the training prefix's length in tuples, at least 1
+     * @return this builder
+     * @throws IllegalArgumentException when {@code tuples} is below 1
+     */
     public BucketizerBuilder trainingPrefix(final int tuples) {
         if (tuples < 1) {
             throw new IllegalArgumentException("trainingPrefix must be at least 1 tuple (got: " + tuples + ")");
@@ -85,7 +100,13 @@ public final class BucketizerBuilder {
         return this;
     }
 
-    /** The k of the k-ary training B+-tree (default 128). */
+    /**
+     * The k of the k-ary training B+-tree (default 128).
+     *
+     * @param k the fanout, 2 to {@link DistributionTrainer#maxFanout()}
+     * @return this builder
+     * @throws IllegalArgumentException when {@code k} is out of that range
+     */
     public BucketizerBuilder fanout(final int k) {
         if (k < 2 || k > DistributionTrainer.maxFanout()) {
             throw new IllegalArgumentException("fanout must be in [2, " + DistributionTrainer.maxFanout()
@@ -99,6 +120,10 @@ public final class BucketizerBuilder {
      * Train intervals of at least {@code tuples} training tuples each instead of leaves of {@code fanout} distinct
      * keys ({@link DistributionTrainer#trainByLoad}): the better choice when keys repeat. 0 (the default) keeps the
      * k-ary tree of §3.1.
+     *
+     * @param tuples training tuples per interval, at least 1, or 0 for the k-ary tree
+     * @return this builder
+     * @throws IllegalArgumentException when {@code tuples} is negative
      */
     public BucketizerBuilder intervalLoad(final int tuples) {
         if (tuples < 0) {
@@ -109,7 +134,13 @@ public final class BucketizerBuilder {
         return this;
     }
 
-    /** B: tuples the main buffer holds, at least the bucket capacity. */
+    /**
+     * B: tuples the main buffer holds, at least the bucket capacity.
+     *
+     * @param tuples B, at least 1 (and at least the bucket capacity, checked by {@link #build})
+     * @return this builder
+     * @throws IllegalArgumentException when {@code tuples} is below 1
+     */
     public BucketizerBuilder bufferCapacity(final int tuples) {
         if (tuples < 1) {
             throw new IllegalArgumentException("bufferCapacity must be at least 1 tuple (got: " + tuples + ")");
@@ -118,7 +149,13 @@ public final class BucketizerBuilder {
         return this;
     }
 
-    /** n: tuples per bucket, at least 1. */
+    /**
+     * n: tuples per bucket, at least 1.
+     *
+     * @param tuples n, at least 1
+     * @return this builder
+     * @throws IllegalArgumentException when {@code tuples} is below 1
+     */
     public BucketizerBuilder bucketCapacity(final int tuples) {
         if (tuples < 1) {
             throw new IllegalArgumentException("bucketCapacity must be at least 1 tuple (got: " + tuples + ")");
@@ -127,7 +164,14 @@ public final class BucketizerBuilder {
         return this;
     }
 
-    /** Φmax (split, above 1) and Φmin (merge, in [0, 1)). */
+    /**
+     * Φmax (split, above 1) and Φmin (merge, in [0, 1)).
+     *
+     * @param phiMax the split threshold Φmax, a finite number above 1
+     * @param phiMin the merge threshold Φmin, in [0, 1)
+     * @return this builder
+     * @throws IllegalArgumentException when either is out of its range
+     */
     public BucketizerBuilder driftThresholds(final double phiMax, final double phiMin) {
         if (!(phiMax > 1.0) || Double.isInfinite(phiMax)) {
             throw new IllegalArgumentException("driftThresholds: Φmax must be a finite number above 1 (got: "
@@ -141,7 +185,13 @@ public final class BucketizerBuilder {
         return this;
     }
 
-    /** Tuples per time window ({@code size} of Table 4), at least 1; default: the buffer capacity. */
+    /**
+     * Tuples per time window ({@code size} of Table 4), at least 1; default: the buffer capacity.
+     *
+     * @param tuples tuples per time window, at least 1
+     * @return this builder
+     * @throws IllegalArgumentException when {@code tuples} is below 1
+     */
     public BucketizerBuilder windowSize(final int tuples) {
         if (tuples < 1) {
             throw new IllegalArgumentException("windowSize must be at least 1 tuple (got: " + tuples + ")");
@@ -150,19 +200,37 @@ public final class BucketizerBuilder {
         return this;
     }
 
-    /** Receives every bucket as it is written. */
+    /**
+     * Receives every bucket as it is written.
+     *
+     * @param listener called with each bucket on the thread that adds, drains or finishes; not null
+     * @return this builder
+     * @throws NullPointerException when {@code listener} is null
+     */
     public BucketizerBuilder onBucket(final Consumer<Bucket> listener) {
         this.onBucket = Objects.requireNonNull(listener, "onBucket");
         return this;
     }
 
-    /** Receives Algorithm 1's report at the end of every time window. */
+    /**
+     * Receives Algorithm 1's report at the end of every time window.
+     *
+     * @param listener called on the adding thread with each window's report; not null
+     * @return this builder
+     * @throws NullPointerException when {@code listener} is null
+     */
     public BucketizerBuilder onTuning(final Consumer<TuningReport> listener) {
         this.onTuning = Objects.requireNonNull(listener, "onTuning");
         return this;
     }
 
-    /** A new bucketizer. */
+    /**
+     * A new bucketizer.
+     *
+     * @return a bucketizer with this configuration
+     * @throws IllegalStateException when not exactly one of {@link #initialBoundaries} and {@link #trainingPrefix}
+     *         was set, the initial loads do not match the intervals, or the buffer holds fewer tuples than a bucket
+     */
     public Bucketizer build() {
         if ((boundaries == null) == (trainingPrefix == 0)) {
             throw new IllegalStateException("set exactly one of initialBoundaries(...) and trainingPrefix(n)");

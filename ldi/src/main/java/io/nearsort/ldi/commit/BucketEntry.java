@@ -17,35 +17,61 @@ public record BucketEntry(long pointer, int length, long low, long high, int cou
     /** Bytes of an encoded entry. */
     public static final int BYTES = 8 + 4 + 8 + 8 + 4 + 8 + 1;
 
-    /** The segment the record is in. */
+    /**
+     * The segment the record is in.
+     *
+     * @return the segment number of {@link #pointer()}
+     */
     public int segment() {
         return BucketPointer.segment(pointer);
     }
 
-    /** Where the record is in its segment file. */
+    /**
+     * Where the record is in its segment file.
+     *
+     * @return the record's offset in its segment and its payload length
+     */
     public BucketLocation location() {
         return new BucketLocation(BucketPointer.offset(pointer), length);
     }
 
-    /** The same bucket stored at another place (space reclamation copied it). */
+    /**
+     * The same bucket stored at another place (space reclamation copied it).
+     *
+     * @param newPointer the {@link BucketPointer} of the copy
+     * @return an entry equal to this one but for its pointer
+     */
     public BucketEntry movedTo(final long newPointer) {
         return new BucketEntry(newPointer, length, low, high, count, maxRowId, compacted);
     }
 
-    /** Writes the entry at {@code b}'s position. */
+    /**
+     * Writes the entry at {@code b}'s position.
+     *
+     * @param b a little-endian buffer with at least {@value #BYTES} bytes remaining; its position moves past the entry
+     */
     public void encode(final ByteBuffer b) {
         b.putLong(pointer).putInt(length).putLong(low).putLong(high).putInt(count).putLong(maxRowId)
                 .put((byte) (compacted ? 1 : 0));
     }
 
-    /** The entry alone, encoded. */
+    /**
+     * The entry alone, encoded.
+     *
+     * @return a new little-endian buffer of {@value #BYTES} bytes, flipped for reading
+     */
     public ByteBuffer encode() {
         final ByteBuffer b = ByteBuffer.allocate(BYTES).order(ByteOrder.LITTLE_ENDIAN);
         encode(b);
         return b.flip();
     }
 
-    /** Reads an entry at {@code b}'s position (little-endian), advancing it. */
+    /**
+     * Reads an entry at {@code b}'s position (little-endian), advancing it.
+     *
+     * @param b a little-endian buffer with at least {@value #BYTES} bytes remaining
+     * @return the decoded entry
+     */
     public static BucketEntry decode(final ByteBuffer b) {
         return new BucketEntry(b.getLong(), b.getInt(), b.getLong(), b.getLong(), b.getInt(), b.getLong(),
                 b.get() == 1);

@@ -23,11 +23,25 @@ public record CommitPoint(long id, long timeMillis, long rows, Map<String, Strin
     /** Bytes the encoded metadata of one commit may take (keys and values in UTF-8, 8 bytes per entry). */
     public static final int MAX_METADATA_BYTES = 64 * 1024;
 
+    /**
+     * Copies {@code metadata} into an unmodifiable map sorted by key.
+     *
+     * @param id         the commit's number: increasing, never reused by the store (not even after a roll-back)
+     * @param timeMillis when it was made (wall clock, milliseconds since the epoch)
+     * @param rows       rows in the store at this commit: row ids {@code 0 .. rows - 1}
+     * @param metadata   the caller's map; no null key or value
+     */
     public CommitPoint {
         metadata = Collections.unmodifiableMap(new TreeMap<>(metadata));
     }
 
-    /** Checks a caller's metadata map: no null key or value, at most {@link #MAX_METADATA_BYTES} encoded. */
+    /**
+     * Checks a caller's metadata map: no null key or value, at most {@link #MAX_METADATA_BYTES} encoded.
+     *
+     * @param metadata the map a caller wants recorded with a commit
+     * @throws IllegalArgumentException when the map is null, holds a null key or value, or encodes to more than
+     *         {@link #MAX_METADATA_BYTES}
+     */
     public static void check(final Map<String, String> metadata) {
         if (metadata == null) {
             throw new IllegalArgumentException("commit metadata must not be null (use Map.of() for none)");

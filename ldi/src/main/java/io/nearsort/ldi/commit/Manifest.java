@@ -71,7 +71,12 @@ public final class Manifest implements AutoCloseable {
         this.projections = projections;
     }
 
-    /** Whether {@code dir} holds a manifest. */
+    /**
+     * Whether {@code dir} holds a manifest.
+     *
+     * @param dir the store directory
+     * @return whether {@value ManifestDescriptor#FILE} exists in it
+     */
     public static boolean exists(final Path dir) {
         return Files.exists(dir.resolve(ManifestDescriptor.FILE));
     }
@@ -79,6 +84,16 @@ public final class Manifest implements AutoCloseable {
     /**
      * Creates the manifest of a new store holding {@code layout} (the table's encoding) and no commit: prepared in
      * the temporary file and moved into place, so a crash leaves either no store or an empty one.
+     *
+     * @param dir             the new store's directory, which must exist
+     * @param layout          the table's encoding, stored as given
+     * @param projections     the number of projections, which every commit must cover
+     * @param retain          commits retained, at least 1
+     * @param minRewriteBytes the manifest is rewritten once it has grown to twice its size after the last rewrite,
+     *                        and at least to this
+     * @return the new manifest, opened for writing, with no commit
+     * @throws IOException when the manifest cannot be written, moved into place or made durable
+     * @throws IllegalArgumentException when {@code retain} is below 1
      */
     public static Manifest create(final Path dir, final byte[] layout, final int projections, final int retain,
                                   final long minRewriteBytes) throws IOException {
@@ -101,10 +116,16 @@ public final class Manifest implements AutoCloseable {
      * Opens the manifest for writing at its last complete commit, or at retained commit {@code target} (discarding
      * the later ones, durably, before this returns); -1 for the last. Bytes after the chosen commit are cut off.
      *
+     * @param dir             the store directory
+     * @param projections     the number of projections the store has; every commit must cover that many
+     * @param retain          commits retained, at least 1
+     * @param target          the id of the retained commit to open at, or -1 for the last complete one
      * @param minRewriteBytes the manifest is rewritten once it has grown to twice its size after the last rewrite,
      *                        and at least to this
+     * @return the manifest, opened for writing at the chosen commit
      * @throws CorruptFileException     if a record before the last complete commit does not verify
-     * @throws IllegalArgumentException if {@code target} is not a retained commit
+     * @throws IllegalArgumentException if {@code target} is not a retained commit, or {@code retain} is below 1
+     * @throws IOException              if the manifest cannot be opened, read, written or cut
      */
     public static Manifest open(final Path dir, final int projections, final int retain, final long target,
                                 final long minRewriteBytes) throws IOException {
@@ -120,7 +141,14 @@ public final class Manifest implements AutoCloseable {
         return m;
     }
 
-    /** The table's encoding from the manifest in {@code dir}, read without opening it for writing. */
+    /**
+     * The table's encoding from the manifest in {@code dir}, read without opening it for writing.
+     *
+     * @param dir the store directory
+     * @return the layout bytes, as given at creation
+     * @throws IOException when the manifest cannot be read; a {@link CorruptFileException} when its header or layout
+     *         record does not verify
+     */
     public static byte[] readLayout(final Path dir) throws IOException {
         final Path path = dir.resolve(ManifestDescriptor.FILE);
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
@@ -409,6 +437,15 @@ public final class Manifest implements AutoCloseable {
      * count; {@code segments[p]} are the segments projection p's committed state refers to. The segment files the
      * changes refer to must be durable already. Returns once the commit is durable; the manifest may then be
      * rewritten.
+     *
+     * @param metadata the caller's map, checked by {@link CommitPoint#check}
+     * @param rows     rows in the store at this commit: row ids {@code 0 .. rows - 1}
+     * @param changes  one per projection, in layout order
+     * @param segments per projection, in layout order, the numbers of the segments its committed state refers to
+     * @return the commit point made: the next commit id, the current wall-clock time, {@code rows} and the metadata
+     * @throws IOException when writing or forcing the manifest fails, or the rewrite after it does
+     * @throws IllegalArgumentException when {@code changes} or {@code segments} do not cover every projection, or
+     *         the metadata fails {@link CommitPoint#check}
      */
     public CommitPoint commit(final Map<String, String> metadata, final long rows,
                               final List<ProjectionCommit> changes, final int[][] segments) throws IOException {
@@ -475,31 +512,52 @@ public final class Manifest implements AutoCloseable {
         rewrites++;
     }
 
-    /** The table's encoding, as given at creation. */
+    /**
+     * The table's encoding, as given at creation.
+     *
+     * @return a copy of the layout bytes
+     */
     public byte[] layout() {
         return layout.clone();
     }
 
-    /** The projections' states at the commit the manifest was opened at (consumed once by the store). */
+    /**
+     * The projections' states at the commit the manifest was opened at (consumed once by the store).
+     *
+     * @return one state per projection, in layout order, on the first call; {@code null} on later calls
+     */
     public List<ProjectionState> openedState() {
         final List<ProjectionState> s = opened;
         opened = null;
         return s;
     }
 
-    /** The last complete commit, empty before the first. */
+    /**
+     * The last complete commit, empty before the first.
+     *
+     * @return the last complete commit point, or empty when there is none yet
+     */
     public Optional<CommitPoint> lastCommit() {
         return retained.isEmpty() ? Optional.empty() : Optional.of(retained.peekLast().point);
     }
 
-    /** The retained commit points, oldest first. */
+    /**
+     * The retained commit points, oldest first.
+     *
+     * @return a new list of at most {@code retain} commit points, empty before the first commit
+     */
     public List<CommitPoint> commits() {
         final List<CommitPoint> out = new ArrayList<>();
         retained.forEach(r -> out.add(r.point));
         return out;
     }
 
-    /** Segments of projection {@code p} that a retained commit refers to: they must not be deleted. */
+    /**
+     * Segments of projection {@code p} that a retained commit refers to: they must not be deleted.
+     *
+     * @param p the projection's index in layout order, 0 to the number of projections − 1
+     * @return a new set of the segment numbers, ascending
+     */
     public TreeSet<Integer> retainedSegments(final int p) {
         final TreeSet<Integer> s = new TreeSet<>();
         for (Retained r : retained) {
@@ -510,22 +568,39 @@ public final class Manifest implements AutoCloseable {
         return s;
     }
 
-    /** The manifest's length. */
+    /**
+     * The manifest's length.
+     *
+     * @return the end of the last complete commit, in bytes from the file's start
+     */
     public long bytes() {
         return committedEnd;
     }
 
-    /** Times the manifest was rewritten since open. */
+    /**
+     * Times the manifest was rewritten since open.
+     *
+     * @return the number of rewrites since open
+     */
     public long rewrites() {
         return rewrites;
     }
 
-    /** The manifest file. */
+    /**
+     * The manifest file.
+     *
+     * @return {@value ManifestDescriptor#FILE} in the store directory
+     */
     public Path path() {
         return path;
     }
 
-    /** Makes the directory entries of {@code dir} (new and renamed files) durable where the platform allows. */
+    /**
+     * Makes the directory entries of {@code dir} (new and renamed files) durable where the platform allows.
+     *
+     * @param dir the directory to make durable
+     * @throws IOException when the directory cannot be opened or forced (on Windows such a failure is ignored)
+     */
     public static void syncDirectory(final Path dir) throws IOException {
         try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
             d.force(true);

@@ -14,6 +14,15 @@ import java.util.List;
  */
 public record ProjectionCommit(List<BucketEntry> added, long[] retired, int activeSegment, long activeEnd,
                                int nextSegment) {
+    /**
+     * Copies {@code added} and {@code retired}, so the commit does not change with what was given.
+     *
+     * @param added         buckets written since the previous commit and still live
+     * @param retired       pointers of buckets of earlier commits retired since (by maintenance or reclamation)
+     * @param activeSegment the segment being appended to
+     * @param activeEnd     its length when the commit was taken (0: not created yet)
+     * @param nextSegment   the number the next segment will get
+     */
     public ProjectionCommit {
         added = List.copyOf(added);
         retired = retired.clone();

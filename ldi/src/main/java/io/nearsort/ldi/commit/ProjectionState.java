@@ -62,19 +62,38 @@ public final class ProjectionState {
         return out;
     }
 
-    /** The live buckets (unordered). */
+    /**
+     * The live buckets (unordered).
+     *
+     * @return a view of the live buckets (not a copy: it follows commits applied later)
+     */
     public Collection<BucketEntry> live() {
         return live.values();
     }
 
+    /**
+     * The active segment as of the last commit applied.
+     *
+     * @return the number of the segment being appended to
+     */
     public int activeSegment() {
         return activeSegment;
     }
 
+    /**
+     * The active segment's committed length as of the last commit applied.
+     *
+     * @return its length in bytes, 0 when it was not created yet
+     */
     public long activeEnd() {
         return activeEnd;
     }
 
+    /**
+     * The number the next new segment gets, as of the last commit applied.
+     *
+     * @return the next segment number
+     */
     public int nextSegment() {
         return nextSegment;
     }

@@ -26,7 +26,11 @@ public final class DistributionTrainer {
     private DistributionTrainer() {
     }
 
-    /** The largest fanout a training tree supports (the leaf capacity of core's largest page). */
+    /**
+     * The largest fanout a training tree supports (the leaf capacity of core's largest page).
+     *
+     * @return the leaf capacity of a page of {@link PageArena#MAX_PAGE_SIZE} bytes
+     */
     public static int maxFanout() {
         return BPlusTreeBuilder.leafCapacity(PageArena.MAX_PAGE_SIZE);
     }
@@ -34,7 +38,13 @@ public final class DistributionTrainer {
     /**
      * Learns intervals from {@code keys[from, to)}.
      *
+     * @param keys   the training keys, in any order, duplicates allowed; not modified
+     * @param from   the first training key's index, inclusive, at least 0
+     * @param to     the end index, exclusive: above {@code from} and at most {@code keys.length}
+     * @param fanout k of the k-ary tree, 2 to {@link #maxFanout()}
      * @return the intervals' lows (ascending), the last interval's high, and each interval's training load
+     * @throws IllegalArgumentException when {@code [from, to)} is empty or out of bounds, or {@code fanout} is out of
+     *         range
      */
     public static Trained train(final long[] keys, final int from, final int to, final int fanout) {
         checkPrefix(keys, from, to);
@@ -59,6 +69,15 @@ public final class DistributionTrainer {
     /**
      * Learns intervals of at least {@code tuplesPerInterval} training tuples each from {@code keys[from, to)},
      * cut between distinct keys (one key's duplicates are never split; the last interval may hold fewer).
+     *
+     * @param keys              the training keys, in any order, duplicates allowed; not modified
+     * @param from              the first training key's index, inclusive, at least 0
+     * @param to                the end index, exclusive: above {@code from} and at most {@code keys.length}
+     * @param tuplesPerInterval training tuples an interval holds at least, itself at least 1
+     * @return the intervals' lows (ascending), the last interval's high (the largest key), and each interval's
+     *         training load
+     * @throws IllegalArgumentException when {@code [from, to)} is empty or out of bounds, or
+     *         {@code tuplesPerInterval} is below 1
      */
     public static Trained trainByLoad(final long[] keys, final int from, final int to, final int tuplesPerInterval) {
         checkPrefix(keys, from, to);
@@ -113,16 +132,33 @@ public final class DistributionTrainer {
 
     /** The result of training: interval lows, the last interval's high and the training load per interval. */
     public record Trained(long[] lows, long lastHigh, long[] loads) {
+        /**
+         * Copies both arrays, so the result does not change with the arrays given.
+         *
+         * @param lows     each interval's smallest key, ascending
+         * @param lastHigh the last interval's largest key (inclusive)
+         * @param loads    each interval's training tuples, parallel to {@code lows}
+         */
         public Trained {
             lows = lows.clone();
             loads = loads.clone();
         }
 
+        /**
+         * The intervals' lows.
+         *
+         * @return a copy of each interval's smallest key, ascending
+         */
         @Override
         public long[] lows() {
             return lows.clone();
         }
 
+        /**
+         * The intervals' training loads.
+         *
+         * @return a copy of each interval's training tuples, parallel to {@link #lows()}
+         */
         @Override
         public long[] loads() {
             return loads.clone();

@@ -108,7 +108,12 @@ public final class LearnedDistribution implements Distribution {
         }
     }
 
-    /** Counts {@code key} into the current window ({@code C.load}) and returns its interval. */
+    /**
+     * Counts {@code key} into the current window ({@code C.load}) and returns its interval.
+     *
+     * @param key any long; one outside every interval widens the first or last one
+     * @return the index of the key's interval, 0 to {@code intervalCount() - 1}
+     */
     public int record(final long key) {
         final int i = assign(key);
         currentLoad[i]++;
@@ -116,7 +121,12 @@ public final class LearnedDistribution implements Distribution {
         return i;
     }
 
-    /** The interval of {@code key}, widening the first or last interval if needed, without counting the key. */
+    /**
+     * The interval of {@code key}, widening the first or last interval if needed, without counting the key.
+     *
+     * @param key any long; one outside every interval widens the first or last one
+     * @return the index of the key's interval, 0 to {@code intervalCount() - 1}
+     */
     public int assign(final long key) {
         if (key < lows[0]) {
             lows[0] = key;
@@ -128,22 +138,38 @@ public final class LearnedDistribution implements Distribution {
         return intervalOf(key);
     }
 
-    /** Whether the current window holds {@code windowSize} tuples, so {@link #tune} is due. */
+    /**
+     * Whether the current window holds {@code windowSize} tuples, so {@link #tune} is due.
+     *
+     * @return whether {@link #tune} is due
+     */
     public boolean windowComplete() {
         return windowFill >= windowSize;
     }
 
-    /** Tuples per time window. */
+    /**
+     * Tuples per time window.
+     *
+     * @return the window size given at construction, at least 1
+     */
     public int windowSize() {
         return windowSize;
     }
 
-    /** Keys that widened the first or last interval because they fell outside every interval. */
+    /**
+     * Keys that widened the first or last interval because they fell outside every interval.
+     *
+     * @return the number of such keys since the distribution was made
+     */
     public long widenings() {
         return widenings;
     }
 
-    /** Algorithm 1 at the end of a time window; returns what it saw and did. */
+    /**
+     * Algorithm 1 at the end of a time window; returns what it saw and did.
+     *
+     * @return every interval as it was before the window's splits and merges, with its drift and action
+     */
     public TuningReport tune() {
         accumulateCurrentIntoLocal();
         final IntervalAction[] actions = new IntervalAction[count];

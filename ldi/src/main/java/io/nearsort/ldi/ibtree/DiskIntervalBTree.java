@@ -66,7 +66,15 @@ public final class DiskIntervalBTree implements AutoCloseable {
     /**
      * Builds the tree of {@code n} intervals into {@code path} (through a temporary file moved into place).
      *
+     * @param path         the tree's file; replaced atomically when it exists
      * @param unitsPerNode k: nodes are {@code k·4 KiB}
+     * @param fingerprint  identifies the bucket directory the tree is built from; {@link #fingerprint()} returns it
+     * @param lows         the intervals' low ends, in any order (sorted here by low, then high)
+     * @param highs        the intervals' high ends (inclusive), parallel to {@code lows}
+     * @param values       what to store with each interval (the column store stores its bucket pointer)
+     * @param n            the number of intervals, the first {@code n} entries of each array; 0 for an empty tree
+     * @throws IOException when the temporary file cannot be written, forced or moved into place
+     * @throws IllegalArgumentException when {@code unitsPerNode} is not from 1 to 256
      */
     public static void write(final Path path, final int unitsPerNode, final long fingerprint, final long[] lows,
                              final long[] highs, final long[] values, final int n) throws IOException {
@@ -139,7 +147,16 @@ public final class DiskIntervalBTree implements AutoCloseable {
         Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    /** Opens a tree written by {@link #write}, keeping up to {@code cachePages} nodes in memory. */
+    /**
+     * Opens a tree written by {@link #write}, keeping up to {@code cachePages} nodes in memory.
+     *
+     * @param path       the tree's file
+     * @param cachePages nodes kept in memory, at least 1
+     * @return the open tree, to close when done
+     * @throws IOException when the file cannot be opened or read; a {@link CorruptFileException} when its header is
+     *         not an IB-tree's, fails its checksum or does not fit the file
+     * @throws IllegalArgumentException when {@code cachePages} is below 1
+     */
     public static DiskIntervalBTree open(final Path path, final int cachePages) throws IOException {
         if (cachePages < 1) {
             throw new IllegalArgumentException("cachePages must be at least 1 (got: " + cachePages + ")");
@@ -175,7 +192,15 @@ public final class DiskIntervalBTree implements AutoCloseable {
         }
     }
 
-    /** Visits every interval intersecting {@code [lo, hi]}, in ascending order of low. */
+    /**
+     * Visits every interval intersecting {@code [lo, hi]}, in ascending order of low.
+     *
+     * @param lo      the query's low end
+     * @param hi      the query's high end (inclusive); below {@code lo}, nothing is visited
+     * @param visitor receives each matching interval with its value, on the calling thread
+     * @throws IOException when a node cannot be read; a {@link CorruptFileException} when a node's checksum or type
+     *         is wrong
+     */
     public void search(final long lo, final long hi, final IntervalBTree.Visitor visitor) throws IOException {
         if (hi >= lo && entries > 0) {
             search(rootPage, height, lo, hi, visitor);
@@ -236,34 +261,58 @@ public final class DiskIntervalBTree implements AutoCloseable {
         return page;
     }
 
-    /** Intervals stored. */
+    /**
+     * Intervals stored.
+     *
+     * @return the number of intervals the tree was built with
+     */
     public long size() {
         return entries;
     }
 
-    /** Levels, leaves included. */
+    /**
+     * Levels, leaves included.
+     *
+     * @return the number of levels, at least 1
+     */
     public int height() {
         return height;
     }
 
-    /** Bytes per node: k·4 KiB. */
+    /**
+     * Bytes per node: k·4 KiB.
+     *
+     * @return the node size in bytes, a multiple of {@link #UNIT} up to 256 of them
+     */
     public int nodeBytes() {
         return pageSize;
     }
 
-    /** What the owner passed to {@link #write}: identifies the directory the tree was built from. */
+    /**
+     * What the owner passed to {@link #write}: identifies the directory the tree was built from.
+     *
+     * @return the fingerprint stored in the file's header
+     */
     public long fingerprint() {
         return fingerprint;
     }
 
-    /** Nodes read from disk (cache misses). */
+    /**
+     * Nodes read from disk (cache misses).
+     *
+     * @return the number of node reads since the tree was opened
+     */
     public long nodeReads() {
         synchronized (cache) {
             return nodeReads;
         }
     }
 
-    /** Nodes visited by searches, cached or not. */
+    /**
+     * Nodes visited by searches, cached or not.
+     *
+     * @return the number of node visits since the tree was opened
+     */
     public long nodesVisited() {
         synchronized (cache) {
             return nodesVisited;

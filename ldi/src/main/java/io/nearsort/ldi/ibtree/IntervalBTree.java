@@ -28,7 +28,12 @@ public final class IntervalBTree {
     private long size;
     private long nodesVisited;
 
-    /** An empty tree whose nodes hold up to {@code fanout} entries (at least 4). */
+    /**
+     * An empty tree whose nodes hold up to {@code fanout} entries (at least 4).
+     *
+     * @param fanout entries per node, at least 4
+     * @throws IllegalArgumentException when {@code fanout} is below 4
+     */
     public IntervalBTree(final int fanout) {
         if (fanout < 4) {
             throw new IllegalArgumentException("fanout must be at least 4 (got: " + fanout + ")");
@@ -37,7 +42,14 @@ public final class IntervalBTree {
         this.root = new Node(true, fanout);
     }
 
-    /** Inserts {@code [low, high]} with {@code value}; duplicates are kept. */
+    /**
+     * Inserts {@code [low, high]} with {@code value}; duplicates are kept.
+     *
+     * @param low   the interval's low end, any long
+     * @param high  the interval's high end (inclusive), at least {@code low}
+     * @param value what to store with it (the column store stores the bucket's number)
+     * @throws IllegalArgumentException when {@code high} lies below {@code low}
+     */
     public void insert(final long low, final long high, final long value) {
         if (high < low) {
             throw new IllegalArgumentException("interval high " + high + " lies below its low " + low);
@@ -52,7 +64,13 @@ public final class IntervalBTree {
         size++;
     }
 
-    /** Visits every stored interval intersecting {@code [lo, hi]}, in ascending order of low. */
+    /**
+     * Visits every stored interval intersecting {@code [lo, hi]}, in ascending order of low.
+     *
+     * @param lo      the query's low end
+     * @param hi      the query's high end (inclusive); below {@code lo}, nothing is visited
+     * @param visitor receives each matching interval with its value
+     */
     public void search(final long lo, final long hi, final Visitor visitor) {
         if (hi < lo) {
             return;
@@ -77,17 +95,29 @@ public final class IntervalBTree {
         }
     }
 
-    /** Stored intervals. */
+    /**
+     * Stored intervals.
+     *
+     * @return the number of intervals inserted, duplicates included
+     */
     public long size() {
         return size;
     }
 
-    /** Nodes visited by all searches so far. */
+    /**
+     * Nodes visited by all searches so far.
+     *
+     * @return the number of node visits since the tree was made
+     */
     public long nodesVisited() {
         return nodesVisited;
     }
 
-    /** Levels from the root to the leaves. */
+    /**
+     * Levels from the root to the leaves.
+     *
+     * @return the number of levels, 1 for a tree that is a single leaf
+     */
     public int height() {
         int h = 1;
         for (Node n = root; !n.leaf; n = n.children[0]) {

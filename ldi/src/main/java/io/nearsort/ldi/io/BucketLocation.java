@@ -7,12 +7,20 @@ package io.nearsort.ldi.io;
  * @param length the record's payload bytes
  */
 public record BucketLocation(long offset, int length) {
-    /** Bytes the record occupies, header included. */
+    /**
+     * Bytes the record occupies, header included.
+     *
+     * @return {@link RecordFile#RECORD_HEADER} plus {@code length}
+     */
     public long recordBytes() {
         return RecordFile.RECORD_HEADER + (long) length;
     }
 
-    /** The first byte after the record. */
+    /**
+     * The first byte after the record.
+     *
+     * @return the file offset just past the record, {@code offset + recordBytes()}
+     */
     public long end() {
         return offset + recordBytes();
     }

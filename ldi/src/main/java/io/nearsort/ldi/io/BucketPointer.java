@@ -18,7 +18,14 @@ public final class BucketPointer {
     private BucketPointer() {
     }
 
-    /** The pointer to the record at {@code offset} of segment {@code segment}. */
+    /**
+     * The pointer to the record at {@code offset} of segment {@code segment}.
+     *
+     * @param segment the segment file's number, 0 to {@link #MAX_SEGMENT}
+     * @param offset  the record's byte offset in the segment, 0 to 2^{@value #OFFSET_BITS} − 1
+     * @return the packed pointer, never negative
+     * @throws IllegalArgumentException when {@code segment} or {@code offset} is out of range
+     */
     public static long of(final int segment, final long offset) {
         if (segment < 0 || segment > MAX_SEGMENT) {
             throw new IllegalArgumentException("segment number must be in [0, " + MAX_SEGMENT + "] (got: " + segment
@@ -30,17 +37,32 @@ public final class BucketPointer {
         return ((long) segment << OFFSET_BITS) | offset;
     }
 
-    /** The segment number of {@code pointer}. */
+    /**
+     * The segment number of {@code pointer}.
+     *
+     * @param pointer a pointer made by {@link #of}
+     * @return its segment number, 0 to {@link #MAX_SEGMENT}
+     */
     public static int segment(final long pointer) {
         return (int) (pointer >>> OFFSET_BITS);
     }
 
-    /** The byte offset of {@code pointer} in its segment. */
+    /**
+     * The byte offset of {@code pointer} in its segment.
+     *
+     * @param pointer a pointer made by {@link #of}
+     * @return its byte offset, 0 to 2^{@value #OFFSET_BITS} − 1
+     */
     public static long offset(final long pointer) {
         return pointer & OFFSET_MASK;
     }
 
-    /** {@code segment:offset}, for messages. */
+    /**
+     * {@code segment:offset}, for messages.
+     *
+     * @param pointer a pointer made by {@link #of}
+     * @return its segment number and byte offset joined by a colon, e.g. {@code 3:4096}
+     */
     public static String toString(final long pointer) {
         return segment(pointer) + ":" + offset(pointer);
     }

@@ -84,6 +84,14 @@ public final class IoHandler implements AutoCloseable {
 
     /**
      * Eq. 9: N_thread = N_channel·N_chip·N_die·N_plane / λ, at least 1.
+     *
+     * @param channels N_channel, the device's channels, at least 1
+     * @param chips    N_chip, chips per channel, at least 1
+     * @param dies     N_die, dies per chip, at least 1
+     * @param planes   N_plane, planes per die, at least 1
+     * @param lambda   λ of Eq. 9, the divisor, greater than 0
+     * @return the reader threads, the quotient rounded down, at least 1
+     * @throws IllegalArgumentException when a count is below 1 or λ is not greater than 0
      */
     public static int threadsFor(final int channels, final int chips, final int dies, final int planes,
                                  final double lambda) {
@@ -94,7 +102,14 @@ public final class IoHandler implements AutoCloseable {
         return (int) Math.max(1, Math.floor((double) channels * chips * dies * planes / lambda));
     }
 
-    /** Runs {@code work} in an exclusive write phase: no read is in progress meanwhile. */
+    /**
+     * Runs {@code work} in an exclusive write phase: no read is in progress meanwhile.
+     *
+     * @param <T>  the type of the work's result
+     * @param work the writes, run on the calling thread once the reads in progress have finished
+     * @return what {@code work} returned
+     * @throws IOException as {@code work} throws it
+     */
     public <T> T writePhase(final IoWork<T> work) throws IOException {
         phases.writeLock().lock();
         try {
@@ -108,10 +123,23 @@ public final class IoHandler implements AutoCloseable {
     /** Work done inside a phase. */
     @FunctionalInterface
     public interface IoWork<T> {
+        /**
+         * Does the work.
+         *
+         * @return the work's result
+         * @throws IOException when the work fails
+         */
         T run() throws IOException;
     }
 
-    /** Reads the verified payloads of {@code wanted} buckets of {@code file}, in a shared read phase. */
+    /**
+     * Reads the verified payloads of {@code wanted} buckets of {@code file}, in a shared read phase.
+     *
+     * @param file   the projection file the buckets lie in
+     * @param wanted the buckets' locations in {@code file}, in any order; a location listed twice is read once
+     * @return each wanted location mapped to its verified payload (a duplicate: its own position and limit)
+     * @throws IOException when a read fails, a record is corrupt or the thread is interrupted while waiting
+     */
     public Map<BucketLocation, ByteBuffer> read(final RecordFile file, final List<BucketLocation> wanted)
             throws IOException {
         phases.readLock().lock();
@@ -235,17 +263,29 @@ public final class IoHandler implements AutoCloseable {
         }
     }
 
-    /** Reader threads. */
+    /**
+     * Reader threads.
+     *
+     * @return the reader threads, at least 1
+     */
     public int threads() {
         return threads;
     }
 
-    /** θ in use. */
+    /**
+     * θ in use.
+     *
+     * @return θ of Eq. 8 that reads are grouped by, at least 1
+     */
     public double theta() {
         return theta;
     }
 
-    /** Counters so far. */
+    /**
+     * Counters so far.
+     *
+     * @return a snapshot of the counters since this handler was made
+     */
     public IoStats stats() {
         return new IoStats(requests.get(), deduplicated.get(), singleReads.get(), extentReads.get(),
                 bucketsInExtents.get(), bytesRead.get(), writePhases.get());

@@ -37,7 +37,17 @@ public final class RecordFile implements AutoCloseable {
         this.end = end;
     }
 
-    /** Opens {@code path}, creating it with {@code identity} if it does not exist; checks an existing header. */
+    /**
+     * Opens {@code path}, creating it with {@code identity} if it does not exist; checks an existing header.
+     *
+     * @param path     the file to open or create
+     * @param identity the identity string of the header (the column store puts the projection's schema there); an
+     *                 existing file must hold exactly this one
+     * @return the open file, appending after its last byte
+     * @throws IOException when the file cannot be opened, read or written; a {@link CorruptFileException} when an
+     *         existing header has a wrong magic, version, length or checksum
+     * @throws IllegalArgumentException when an existing file was written for another identity
+     */
     public static RecordFile open(final Path path, final String identity) throws IOException {
         final boolean exists = Files.exists(path);
         final FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
@@ -87,7 +97,13 @@ public final class RecordFile implements AutoCloseable {
         }
     }
 
-    /** Appends a record and returns its offset. */
+    /**
+     * Appends a record and returns its offset.
+     *
+     * @param payload the record's payload, from its position to its limit; its position ends at its limit
+     * @return the file offset of the record (its header), to pass to {@link #read}
+     * @throws IOException when the write fails
+     */
     public long append(final ByteBuffer payload) throws IOException {
         final int length = payload.remaining();
         final CRC32C crc = new CRC32C();
@@ -101,21 +117,45 @@ public final class RecordFile implements AutoCloseable {
         return offset;
     }
 
-    /** Reads and verifies the record at {@code offset} whose payload is {@code length} bytes. */
+    /**
+     * Reads and verifies the record at {@code offset} whose payload is {@code length} bytes.
+     *
+     * @param offset the record's file offset, as {@link #append} returned it
+     * @param length the record's payload bytes, not negative
+     * @return the verified payload, a little-endian buffer
+     * @throws IOException when the read fails; a {@link CorruptFileException} when the file ends early or the
+     *         record's length or checksum is wrong
+     */
     public ByteBuffer read(final long offset, final int length) throws IOException {
         final ByteBuffer buf = ByteBuffer.allocate(RECORD_HEADER + length).order(ByteOrder.LITTLE_ENDIAN);
         readFully(channel, buf, offset, path);
         return verify(buf, 0, offset);
     }
 
-    /** Reads the bytes {@code [offset, offset + length)} in one request (an extent holding several records). */
+    /**
+     * Reads the bytes {@code [offset, offset + length)} in one request (an extent holding several records).
+     *
+     * @param offset the file offset of the extent's first byte
+     * @param length the extent's bytes, not negative
+     * @return the bytes, unverified, in a little-endian buffer positioned at 0
+     * @throws IOException when the read fails; a {@link CorruptFileException} when the file ends early
+     */
     public ByteBuffer readExtent(final long offset, final int length) throws IOException {
         final ByteBuffer buf = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
         readFully(channel, buf, offset, path);
         return buf;
     }
 
-    /** Verifies the record starting at {@code at} in {@code extent} (read from file offset {@code fileOffset}). */
+    /**
+     * Verifies the record starting at {@code at} in {@code extent} (read from file offset {@code fileOffset}).
+     *
+     * @param extent     bytes read from this file, e.g. by {@link #readExtent}
+     * @param at         the index of the record's header in {@code extent}
+     * @param fileOffset the record's offset in the file, named in errors
+     * @return the payload, a little-endian slice of {@code extent} (sharing its bytes)
+     * @throws IOException a {@link CorruptFileException} when the header is cut short, the length runs past the
+     *         extent's limit or the checksum is wrong
+     */
     public ByteBuffer verify(final ByteBuffer extent, final int at, final long fileOffset) throws IOException {
         if (extent.limit() - at < RECORD_HEADER) {
             throw new CorruptFileException(path, fileOffset, "record header cut short");
@@ -133,7 +173,13 @@ public final class RecordFile implements AutoCloseable {
         return payload;
     }
 
-    /** Walks every record from the first, verifying each; a torn or corrupt record is reported. */
+    /**
+     * Walks every record from the first, verifying each; a torn or corrupt record is reported.
+     *
+     * @param visitor receives each record's offset and verified payload, in file order
+     * @throws IOException when a read fails or the visitor throws; a {@link CorruptFileException} for a torn or
+     *         corrupt record
+     */
     public void scan(final RecordVisitor visitor) throws IOException {
         long at = dataStart;
         while (at < end) {
@@ -154,20 +200,39 @@ public final class RecordFile implements AutoCloseable {
     /** Receives each record of a {@link #scan}. */
     @FunctionalInterface
     public interface RecordVisitor {
+        /**
+         * Receives one record.
+         *
+         * @param offset  the record's file offset
+         * @param payload its verified payload
+         * @throws IOException to stop the scan, which rethrows it
+         */
         void record(long offset, ByteBuffer payload) throws IOException;
     }
 
-    /** Makes every append durable. */
+    /**
+     * Makes every append durable.
+     *
+     * @throws IOException when the force fails
+     */
     public void force() throws IOException {
         channel.force(false);
     }
 
-    /** Bytes in the file. */
+    /**
+     * Bytes in the file.
+     *
+     * @return the file's length: the header and every record appended or found at open
+     */
     public long size() {
         return end;
     }
 
-    /** The offset of the first record (the header's length). */
+    /**
+     * The offset of the first record (the header's length).
+     *
+     * @return the header's length in bytes
+     */
     public long dataStart() {
         return dataStart;
     }
@@ -175,6 +240,10 @@ public final class RecordFile implements AutoCloseable {
     /**
      * Cuts the file to {@code length} bytes (at least the header): what lies beyond was never committed. The cut is
      * forced before this returns.
+     *
+     * @param length the new length in bytes, from {@link #dataStart()} to the file's current size
+     * @throws IOException when the cut or the force fails; a {@link CorruptFileException} when {@code length} is
+     *         outside that range
      */
     public void truncate(final long length) throws IOException {
         if (length < dataStart || length > channel.size()) {
@@ -186,7 +255,11 @@ public final class RecordFile implements AutoCloseable {
         end = length;
     }
 
-    /** The file. */
+    /**
+     * The file.
+     *
+     * @return the path the file was opened with
+     */
     public Path path() {
         return path;
     }
@@ -196,7 +269,14 @@ public final class RecordFile implements AutoCloseable {
         channel.close();
     }
 
-    /** Writes all of {@code buf} at {@code offset}. */
+    /**
+     * Writes all of {@code buf} at {@code offset}.
+     *
+     * @param ch     the channel to write to
+     * @param buf    the bytes from its position to its limit; its position ends at its limit
+     * @param offset the file offset of the first byte
+     * @throws IOException when a write fails
+     */
     public static void writeFully(final FileChannel ch, final ByteBuffer buf, final long offset)
             throws IOException {
         long at = offset;
@@ -205,7 +285,16 @@ public final class RecordFile implements AutoCloseable {
         }
     }
 
-    /** Fills {@code buf} from {@code offset} and flips it; a file ending early is reported as truncated. */
+    /**
+     * Fills {@code buf} from {@code offset} and flips it; a file ending early is reported as truncated.
+     *
+     * @param ch     the channel to read from
+     * @param buf    filled from its position to its limit, then flipped
+     * @param offset the file offset of the first byte to read
+     * @param path   the channel's file, named in errors
+     * @throws IOException when a read fails; a {@link CorruptFileException} when the file ends before {@code buf}
+     *         is full
+     */
     public static void readFully(final FileChannel ch, final ByteBuffer buf, final long offset, final Path path)
             throws IOException {
         long at = offset;

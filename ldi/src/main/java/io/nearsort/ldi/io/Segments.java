@@ -51,12 +51,26 @@ public final class Segments implements AutoCloseable {
         this.segmentBytes = segmentBytes;
     }
 
-    /** The file of segment {@code number} of projection {@code name}. */
+    /**
+     * The file of segment {@code number} of projection {@code name}.
+     *
+     * @param dir    the store directory
+     * @param name   the projection's name, the file name's prefix
+     * @param number the segment number, not negative
+     * @return {@code dir/<name>.<number>.seg}, the number zero-padded to at least six digits
+     */
     public static Path path(final Path dir, final String name, final int number) {
         return dir.resolve(String.format(java.util.Locale.ROOT, "%s.%06d%s", name, number, SUFFIX));
     }
 
-    /** The segment numbers of projection {@code name}'s files in {@code dir}. */
+    /**
+     * The segment numbers of projection {@code name}'s files in {@code dir}.
+     *
+     * @param dir  the store directory
+     * @param name the projection's name
+     * @return the numbers, ascending; empty when there is no segment file
+     * @throws IOException when the directory cannot be listed
+     */
     public static List<Integer> list(final Path dir, final String name) throws IOException {
         final Pattern p = Pattern.compile(Pattern.quote(name) + "\\.(\\d{6,})" + Pattern.quote(SUFFIX));
         final List<Integer> numbers = new ArrayList<>();
@@ -77,11 +91,19 @@ public final class Segments implements AutoCloseable {
      * back to {@code activeEnd} (bytes after it were written after the commit); files of other numbers are deleted
      * (segments created after the commit, or reclaimed ones whose deletion a crash interrupted).
      *
+     * @param dir          the store directory
+     * @param name         the projection's name, the segment files' prefix
+     * @param identity     the identity each segment's {@link RecordFile} header holds (must match existing files)
      * @param segmentBytes size at which the active segment is sealed and a new one started
      * @param active       the active segment at the commit
      * @param activeEnd    its committed length, or 0 when it was not created yet
      * @param nextSegment  the number the next new segment gets
      * @param referenced   segments the committed state or a retained commit point refers to
+     * @return the open segments, the active one cut back to {@code activeEnd}
+     * @throws IOException when a file cannot be opened, cut or deleted; a {@link CorruptFileException} when a
+     *         referenced segment is missing or the active one is shorter than {@code activeEnd}
+     * @throws IllegalArgumentException when {@code segmentBytes} is not from 1 to {@link #MAX_SEGMENT_BYTES}, or a
+     *         file was written for another identity
      */
     public static Segments open(final Path dir, final String name, final String identity, final long segmentBytes,
                                 final int active, final long activeEnd, final int nextSegment,
@@ -136,7 +158,13 @@ public final class Segments implements AutoCloseable {
         return s;
     }
 
-    /** Appends a record to the active segment (starting a new one when it is full); returns its pointer. */
+    /**
+     * Appends a record to the active segment (starting a new one when it is full); returns its pointer.
+     *
+     * @param payload the record's payload, from its position to its limit; its position ends at its limit
+     * @return the {@link BucketPointer} of the record
+     * @throws IOException when a new segment cannot be created or the write fails
+     */
     public long append(final ByteBuffer payload) throws IOException {
         final RecordFile file;
         final int segment;
@@ -160,12 +188,26 @@ public final class Segments implements AutoCloseable {
         return BucketPointer.of(segment, file.append(payload));
     }
 
-    /** Reads and verifies the record {@code pointer} points to, whose payload is {@code length} bytes. */
+    /**
+     * Reads and verifies the record {@code pointer} points to, whose payload is {@code length} bytes.
+     *
+     * @param pointer the record's {@link BucketPointer}, as {@link #append} returned it
+     * @param length  the record's payload bytes
+     * @return the verified payload
+     * @throws IOException when the read fails; a {@link CorruptFileException} when the record is corrupt
+     * @throws UncheckedIOException when the pointer's segment is not open
+     */
     public ByteBuffer read(final long pointer, final int length) throws IOException {
         return file(BucketPointer.segment(pointer)).read(BucketPointer.offset(pointer), length);
     }
 
-    /** The file of segment {@code number}; throws naming it when it is not open (deleted or never created). */
+    /**
+     * The file of segment {@code number}; throws naming it when it is not open (deleted or never created).
+     *
+     * @param number the segment number
+     * @return the segment's open file
+     * @throws UncheckedIOException wrapping a {@link CorruptFileException} when the segment is not open
+     */
     public RecordFile file(final int number) {
         final RecordFile f = files.get(number);
         if (f == null) {
@@ -175,7 +217,12 @@ public final class Segments implements AutoCloseable {
         return f;
     }
 
-    /** Whether segment {@code number} exists. */
+    /**
+     * Whether segment {@code number} exists.
+     *
+     * @param number the segment number
+     * @return whether the segment's file is open here
+     */
     public boolean has(final int number) {
         return files.containsKey(number);
     }
@@ -183,6 +230,9 @@ public final class Segments implements AutoCloseable {
     /**
      * Makes every append so far durable; returns whether a segment file was created since the last call (its
      * directory entry must then be made durable too).
+     *
+     * @return whether a segment file was created since the last call
+     * @throws IOException when forcing a segment fails
      */
     public boolean force() throws IOException {
         final List<RecordFile> toForce = new ArrayList<>();
@@ -204,31 +254,52 @@ public final class Segments implements AutoCloseable {
         return newFiles;
     }
 
-    /** The state a commit records: the active segment, its length and the next segment number, read together. */
+    /**
+     * The state a commit records: the active segment, its length and the next segment number, read together.
+     *
+     * @return {@code {active, its length in bytes (0 when not created yet), next segment number}}
+     */
     public synchronized long[] activeState() {
         final RecordFile f = files.get(active);
         return new long[] {active, f == null ? 0 : f.size(), nextSegment};
     }
 
-    /** The segment being appended to. */
+    /**
+     * The segment being appended to.
+     *
+     * @return the active segment's number
+     */
     public synchronized int active() {
         return active;
     }
 
-    /** Numbers of the segments open. */
+    /**
+     * Numbers of the segments open.
+     *
+     * @return the numbers, ascending, in a new list
+     */
     public List<Integer> numbers() {
         final List<Integer> n = new ArrayList<>(files.keySet());
         n.sort(null);
         return n;
     }
 
-    /** Bytes of records (headers excluded) segment {@code number} holds, 0 when it does not exist. */
+    /**
+     * Bytes of records (headers excluded) segment {@code number} holds, 0 when it does not exist.
+     *
+     * @param number the segment number
+     * @return the bytes after the segment file's header (record headers included), 0 when it is not open
+     */
     public long recordBytes(final int number) {
         final RecordFile f = files.get(number);
         return f == null ? 0 : f.size() - f.dataStart();
     }
 
-    /** Bytes of every segment file. */
+    /**
+     * Bytes of every segment file.
+     *
+     * @return the open segment files' sizes summed, their headers included
+     */
     public long bytes() {
         long sum = 0;
         for (RecordFile f : files.values()) {
@@ -237,7 +308,13 @@ public final class Segments implements AutoCloseable {
         return sum;
     }
 
-    /** Deletes a sealed segment. */
+    /**
+     * Deletes a sealed segment.
+     *
+     * @param number the segment number; nothing happens when it is not open
+     * @throws IOException when the file cannot be closed or deleted
+     * @throws IllegalStateException when {@code number} is the active segment
+     */
     public void delete(final int number) throws IOException {
         synchronized (this) {
             if (number == active) {
@@ -251,7 +328,11 @@ public final class Segments implements AutoCloseable {
         }
     }
 
-    /** The store directory. */
+    /**
+     * The store directory.
+     *
+     * @return the directory holding the segment files
+     */
     public Path directory() {
         return dir;
     }

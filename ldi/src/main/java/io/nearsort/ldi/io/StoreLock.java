@@ -31,6 +31,9 @@ public final class StoreLock implements AutoCloseable {
     /**
      * Locks the store in {@code dir}.
      *
+     * @param dir the store directory; {@value #FILE} is created in it when absent
+     * @return the held lock, released by {@link #close()}
+     * @throws IOException when the lock file cannot be opened, locked or written
      * @throws StoreLockedException if another process, or another open store of this process, holds the lock
      */
     public static StoreLock acquire(final Path dir) throws IOException {

@@ -18,7 +18,16 @@ public final class ThetaCalibration {
     private ThetaCalibration() {
     }
 
-    /** Measures θ for buckets of {@code bucketBytes} and groups of {@code group} buckets; at least 1. */
+    /**
+     * Measures θ for buckets of {@code bucketBytes} and groups of {@code group} buckets; at least 1.
+     *
+     * @param directory   a directory on the device to measure; the scratch file is made there and deleted
+     * @param bucketBytes bytes of one bucket, at least 1
+     * @param group       buckets of a group, at least 2
+     * @return θ, the median group read time over the median single-bucket read time, at least 1.0
+     * @throws IOException when the scratch file cannot be created, written or read
+     * @throws IllegalArgumentException when {@code bucketBytes} is below 1 or {@code group} below 2
+     */
     public static double measure(final Path directory, final int bucketBytes, final int group) throws IOException {
         if (bucketBytes < 1 || group < 2) {
             throw new IllegalArgumentException("need bucketBytes ≥ 1 and group ≥ 2 (got: " + bucketBytes + ", "

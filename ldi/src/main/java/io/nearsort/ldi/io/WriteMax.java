@@ -26,13 +26,26 @@ public final class WriteMax {
     /**
      * Write_MAX for {@code bytes}, estimated from the device's sequential speed measured on at least
      * {@link #MIN_PROBE_BYTES} and at most {@link #MAX_PROBE_BYTES}: {@code bytes / speed}.
+     *
+     * @param dir   a directory on the device to measure; the temporary file is made there and deleted
+     * @param bytes the size of the load to estimate, in bytes
+     * @return the estimated seconds to write {@code bytes} sequentially and force them
+     * @throws IOException when the temporary file cannot be created, written, forced or deleted
      */
     public static double estimate(final Path dir, final long bytes) throws IOException {
         final long probe = Math.min(MAX_PROBE_BYTES, Math.max(MIN_PROBE_BYTES, bytes));
         return bytes * seconds(dir, probe) / probe;
     }
 
-    /** Seconds to write {@code bytes} sequentially into a new file in {@code dir} and force them. */
+    /**
+     * Seconds to write {@code bytes} sequentially into a new file in {@code dir} and force them.
+     *
+     * @param dir   the directory to write the temporary file in (deleted afterwards)
+     * @param bytes bytes to write, not negative
+     * @return the elapsed wall-clock seconds, the final force included
+     * @throws IOException when the temporary file cannot be created, written, forced or deleted
+     * @throws IllegalArgumentException when {@code bytes} is negative
+     */
     public static double seconds(final Path dir, final long bytes) throws IOException {
         if (bytes < 0) {
             throw new IllegalArgumentException("bytes must not be negative (got: " + bytes + ")");
