@@ -66,31 +66,60 @@ public final class LabArray extends PagedStructure {
         }
     }
 
-    /** A builder for the array file at {@code path} (created if missing, opened otherwise). */
+    /**
+     * A builder for the array file at {@code path} (created if missing, opened otherwise).
+     *
+     * @param path the array's file, not null; its journal is {@code <path>.journal}
+     * @return a builder with the defaults; nothing is opened until {@link Builder#build()}
+     */
     public static Builder builder(final Path path) {
         return new Builder(path);
     }
 
-    /** The element at {@code index} (one coordinate per dimension). */
+    /**
+     * The element at {@code index} (one coordinate per dimension).
+     *
+     * @param index one coordinate per dimension, coordinate k in [0, N_k)
+     * @return the element's value, the default value if it is not stored
+     * @throws IndexOutOfBoundsException if a coordinate is outside the shape
+     */
     public double get(final long... index) {
         checkOpen();
         return read(layout.index(index));
     }
 
-    /** Sets the element at {@code index}; the default value deletes it. */
+    /**
+     * Sets the element at {@code index}; the default value deletes it.
+     *
+     * @param value the new value; any double
+     * @param index one coordinate per dimension, coordinate k in [0, N_k)
+     * @throws IndexOutOfBoundsException if a coordinate is outside the shape
+     */
     public void set(final double value, final long... index) {
         checkWritable();
         write(layout.index(index), value);
     }
 
-    /** The element with linearized index {@code key} (f(i) = key). */
+    /**
+     * The element with linearized index {@code key} (f(i) = key).
+     *
+     * @param key the linearized index, in [0, N)
+     * @return the element's value, the default value if it is not stored
+     * @throws IndexOutOfBoundsException if {@code key} is outside [0, N)
+     */
     public double getLinear(final long key) {
         checkOpen();
         checkKey(key);
         return read(key);
     }
 
-    /** Sets the element with linearized index {@code key}. */
+    /**
+     * Sets the element with linearized index {@code key}.
+     *
+     * @param value the new value; the default value deletes the element
+     * @param key   the linearized index, in [0, N)
+     * @throws IndexOutOfBoundsException if {@code key} is outside [0, N)
+     */
     public void setLinear(final double value, final long key) {
         checkWritable();
         checkKey(key);
@@ -113,6 +142,12 @@ public final class LabArray extends PagedStructure {
      * visited has key f(g⁻¹(i)). When g is the storage order f the leaves are scanned in key order. With
      * {@code nonDefaultOnly}, only stored elements are visited, still in g's order (sorted by g when g differs
      * from f, which holds their positions in memory).
+     *
+     * @param accessOrder    the order g to visit in, bound to the array's shape (which it must support)
+     * @param nonDefaultOnly true to visit only the stored (non-default) elements, false to visit all N
+     * @param visitor        receives each element; must not modify the array
+     * @throws IllegalStateException if {@code nonDefaultOnly} and g is not the storage order while more than 2^31
+     *                               elements are stored
      */
     public void forEach(final Linearization accessOrder, final boolean nonDefaultOnly, final ElementVisitor visitor) {
         checkOpen();
@@ -186,6 +221,13 @@ public final class LabArray extends PagedStructure {
     /**
      * Reads the hyper-rectangle [lo, hi] (inclusive corners) into {@code out} in row-major order of the rectangle
      * (LAB-tree §3, access type 3). Runs of consecutive keys are read with one leaf scan each.
+     *
+     * @param lo  the rectangle's lower corner, one coordinate per dimension, {@code 0 <= lo[k] <= hi[k]}
+     * @param hi  the rectangle's upper corner (inclusive), {@code hi[k] < N_k}
+     * @param out receives the rectangle's cells; its length must be their number, below 2^31
+     * @throws IndexOutOfBoundsException if a corner is outside the shape or {@code lo[k] > hi[k]}
+     * @throws IllegalArgumentException  if a corner has the wrong number of coordinates or {@code out} the wrong
+     *                                   length
      */
     public void readRectangle(final long[] lo, final long[] hi, final double[] out) {
         checkOpen();
@@ -214,7 +256,16 @@ public final class LabArray extends PagedStructure {
         }
     }
 
-    /** Writes {@code values} (row-major over the rectangle [lo, hi]) into the array. */
+    /**
+     * Writes {@code values} (row-major over the rectangle [lo, hi]) into the array.
+     *
+     * @param lo     the rectangle's lower corner, one coordinate per dimension, {@code 0 <= lo[k] <= hi[k]}
+     * @param hi     the rectangle's upper corner (inclusive), {@code hi[k] < N_k}
+     * @param values one value per cell of the rectangle, row-major; the default value deletes the element
+     * @throws IndexOutOfBoundsException if a corner is outside the shape or {@code lo[k] > hi[k]}
+     * @throws IllegalArgumentException  if a corner has the wrong number of coordinates or {@code values} the
+     *                                   wrong length
+     */
     public void writeRectangle(final long[] lo, final long[] hi, final double[] values) {
         checkWritable();
         final long cells = checkRectangle(lo, hi, values.length);
@@ -275,19 +326,38 @@ public final class LabArray extends PagedStructure {
         }
     }
 
-    /** The array's layout (shape, f and f⁻¹). */
+    /**
+     * The array's layout (shape, f and f⁻¹).
+     *
+     * @return the storage linearization bound to the array's shape
+     */
     public Layout layout() {
         return layout;
     }
 
+    /**
+     * The value of elements never set; storing it deletes an element.
+     *
+     * @return the default value recorded in the file
+     */
     public double defaultValue() {
         return file.defaultValue();
     }
 
+    /**
+     * The leaf capacities the array was created with.
+     *
+     * @return κs, κd and the leaf format recorded in the file
+     */
     public LeafCapacity leafCapacity() {
         return file.capacity();
     }
 
+    /**
+     * The array's counters now: its tree, the buffer pool's I/O and the update buffer (zeros without one).
+     *
+     * @return a snapshot of the counters
+     */
     public LabStats stats() {
         checkOpen();
         final var s = file.state();
@@ -328,44 +398,83 @@ public final class LabArray extends PagedStructure {
             this.path = Objects.requireNonNull(path, "path");
         }
 
-        /** Extents of the dimensions (required). */
+        /**
+         * Extents of the dimensions (required).
+         *
+         * @param extents one extent per dimension, each >= 1, at most 2^62 elements in all (checked at build);
+         *                copied
+         * @return this builder
+         */
         public Builder shape(final long... extents) {
             this.shape = extents.clone();
             return this;
         }
 
-        /** The storage layout (default row-major); an existing file must have been created with the same one. */
+        /**
+         * The storage layout (default row-major); an existing file must have been created with the same one.
+         *
+         * @param linearization the storage linearization f, not null
+         * @return this builder
+         */
         public Builder linearization(final Linearization linearization) {
             this.linearization = Objects.requireNonNull(linearization, "linearization");
             return this;
         }
 
-        /** How leaves split (default {@link SplitStrategy#ALIGNED}). */
+        /**
+         * How leaves split (default {@link SplitStrategy#ALIGNED}).
+         *
+         * @param strategy the split strategy, not null; must match an existing file's
+         * @return this builder
+         */
         public Builder splitStrategy(final SplitStrategy strategy) {
             this.splitStrategy = Objects.requireNonNull(strategy, "splitStrategy");
             return this;
         }
 
-        /** Sparse-only or dynamic leaves (default {@link LeafFormat#DYNAMIC}). */
+        /**
+         * Sparse-only or dynamic leaves (default {@link LeafFormat#DYNAMIC}).
+         *
+         * @param format the leaf format, not null; must match an existing file's
+         * @return this builder
+         */
         public Builder leafFormat(final LeafFormat format) {
             this.leafFormat = Objects.requireNonNull(format, "leafFormat");
             return this;
         }
 
-        /** κs and κd; otherwise the most a page holds. With sparse-only leaves κd must equal κs. */
+        /**
+         * κs and κd; otherwise the most a page holds. With sparse-only leaves κd must equal κs.
+         *
+         * @param kappaSparse κs, records per sparse leaf, at least 2 and at most what a page holds (checked at build)
+         * @param kappaDense  κd, keys per dense leaf: above κs for dynamic leaves, equal to it for sparse-only ones
+         * @return this builder
+         */
         public Builder leafCapacities(final int kappaSparse, final int kappaDense) {
             this.kappaSparse = kappaSparse;
             this.kappaDense = kappaDense;
             return this;
         }
 
-        /** Page size in bytes, a power of two in [512, 1 MiB] (default 8192). */
+        /**
+         * Page size in bytes, a power of two in [512, 1 MiB] (default 8192).
+         *
+         * @param bytes bytes per page, a power of two from 512 to 1048576 (checked at build); must match an existing
+         *              file's
+         * @return this builder
+         */
         public Builder pageSize(final int bytes) {
             this.pageSize = bytes;
             return this;
         }
 
-        /** Buffer pool size in pages, at least 8 (default 4096). */
+        /**
+         * Buffer pool size in pages, at least 8 (default 4096).
+         *
+         * @param pages frames in the buffer pool, at least 8
+         * @return this builder
+         * @throws IllegalArgumentException if {@code pages} is below 8
+         */
         public Builder bufferPoolPages(final int pages) {
             if (pages < 8) {
                 throw new IllegalArgumentException("bufferPoolPages must be >= 8 (got: " + pages + ")");
@@ -374,7 +483,13 @@ public final class LabArray extends PagedStructure {
             return this;
         }
 
-        /** The value of elements never set (default 0); stored in the file. */
+        /**
+         * The value of elements never set (default 0); stored in the file.
+         *
+         * @param value any double, NaN included; must match an existing file's (compared by {@link Double#compare},
+         *              so -0.0 differs from 0.0)
+         * @return this builder
+         */
         public Builder defaultValue(final double value) {
             this.defaultValue = value;
             return this;
@@ -383,6 +498,12 @@ public final class LabArray extends PagedStructure {
         /**
          * Batches writes in a buffer of {@code capacity} requests flushed by {@code policy} (§5); 0 (the default)
          * writes through.
+         *
+         * @param capacity K, buffered requests, >= 0; when above 0 it must exceed the page-information cache by at
+         *                 least 2 (checked at build)
+         * @param policy   the flush policy, not null
+         * @return this builder
+         * @throws IllegalArgumentException if {@code capacity} is negative
          */
         public Builder updateBuffer(final int capacity, final FlushPolicy policy) {
             if (capacity < 0) {
@@ -397,6 +518,10 @@ public final class LabArray extends PagedStructure {
          * Pages whose identity and range the update buffer remembers between flushes, charged against its capacity
          * (§5.2); default 0 for {@link FlushPolicy#ALL}, which needs none, and 4% of the capacity otherwise (the
          * paper's 8,000 pages next to 200,000 requests).
+         *
+         * @param pages pages remembered, >= 0
+         * @return this builder
+         * @throws IllegalArgumentException if {@code pages} is negative
          */
         public Builder pageInfoCache(final int pages) {
             if (pages < 0) {
@@ -406,13 +531,23 @@ public final class LabArray extends PagedStructure {
             return this;
         }
 
-        /** Seed of LPP's random choices (default 42). */
+        /**
+         * Seed of LPP's random choices (default 42).
+         *
+         * @param seed any long; with {@link FlushPolicy#LPP}, the same seed and writes give the same flushes
+         * @return this builder
+         */
         public Builder flushSeed(final long seed) {
             this.flushSeed = seed;
             return this;
         }
 
-        /** Whether to try O_DIRECT (default true; buffered I/O where the file system refuses it). */
+        /**
+         * Whether to try O_DIRECT (default true; buffered I/O where the file system refuses it).
+         *
+         * @param enabled true to try direct I/O, false for buffered I/O
+         * @return this builder
+         */
         public Builder directIo(final boolean enabled) {
             this.directIo = enabled;
             return this;
@@ -421,6 +556,7 @@ public final class LabArray extends PagedStructure {
         /**
          * Creates or opens the array.
          *
+         * @return the open array; close it to commit and release the file
          * @throws IllegalArgumentException for a bad configuration or one that differs from the existing file's
          * @throws UncheckedIOException     if the file cannot be opened, or (caused by a
          *                                  {@link io.nearsort.core.CorruptFileException}) is corrupt

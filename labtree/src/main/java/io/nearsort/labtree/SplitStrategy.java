@@ -31,7 +31,14 @@ public enum SplitStrategy {
     /**
      * Where an overflowing leaf over [low, high) holding the sorted distinct {@code keys} splits.
      *
+     * @param low      the first key of the leaf's range, >= 0
+     * @param high     the end of the leaf's range (exclusive), > {@code low}
+     * @param keys     the keys the leaf would hold with the new one: sorted, distinct, in [low, high), more than
+     *                 {@code capacity} fits
+     * @param capacity what one leaf can hold
+     * @return the splitting point x, low &lt; x &lt; high: the left leaf gets [low, x), the right [x, high)
      * @throws IllegalArgumentException if the keys do not overflow the capacity or lie outside the range
+     * @throws IllegalStateException if no feasible split exists (only with degenerate dynamic capacities)
      */
     public long splitPoint(final long low, final long high, final long[] keys, final LeafCapacity capacity) {
         return policy.splitPoint(new Overflow(low, high, keys, capacity));

@@ -60,9 +60,13 @@ public final class UpdateBuffer {
     }
 
     /**
+     * @param tree              the tree the flushes write to
+     * @param policy            which pages a flush picks when the buffer is full
      * @param capacity          K, the buffer's space in requests (at least 2 more than the page cache)
      * @param pageCacheCapacity pages whose identity and range are remembered between flushes; charged against K
      * @param seed              seed of LPP's random choices
+     * @throws IllegalArgumentException if {@code pageCacheCapacity} is negative or {@code capacity} does not exceed
+     *                                  it by at least 2
      */
     public UpdateBuffer(final LabTree tree, final FlushPolicy policy, final int capacity, final int pageCacheCapacity,
                         final long seed) {
@@ -78,25 +82,47 @@ public final class UpdateBuffer {
         this.slots = new long[Math.min(requestCapacity + 1, 1 << 16)];
     }
 
-    /** Whether {@code key} has a buffered request. */
+    /**
+     * Whether {@code key} has a buffered request.
+     *
+     * @param key the linearized index to look up; any long
+     * @return true when a write to {@code key} is waiting in the buffer
+     */
     public boolean contains(final long key) {
         return requests.containsKey(key);
     }
 
-    /** The buffered value of {@code key}, or {@code fallback} when it has no buffered request. */
+    /**
+     * The buffered value of {@code key}, or {@code fallback} when it has no buffered request.
+     *
+     * @param key      the linearized index to look up; any long
+     * @param fallback what to return when {@code key} has no buffered request
+     * @return the value of the latest buffered write to {@code key}, or {@code fallback}
+     */
     public double get(final long key, final double fallback) {
         final Request r = requests.get(key);
         return r == null ? fallback : r.value;
     }
 
-    /** Visits the buffered requests with keys in [from, to), in key order. */
+    /**
+     * Visits the buffered requests with keys in [from, to), in key order.
+     *
+     * @param from    the first key, inclusive
+     * @param to      the end key, exclusive; must not be below {@code from}
+     * @param visitor receives each buffered key and its value
+     */
     public void forEachPending(final long from, final long to, final LabTree.EntryVisitor visitor) {
         for (final Map.Entry<Long, Request> e : requests.subMap(from, true, to, false).entrySet()) {
             visitor.visit(e.getKey(), e.getValue().value);
         }
     }
 
-    /** Buffers a write; flushes first if the new request does not fit. */
+    /**
+     * Buffers a write; flushes first if the new request does not fit.
+     *
+     * @param key   the linearized index, in [0, N) (the caller checks it)
+     * @param value the value to write; the tree's default value deletes the element when applied
+     */
     public void put(final long key, final double value) {
         final Request existing = requests.get(key);
         if (existing != null) {
@@ -265,32 +291,66 @@ public final class UpdateBuffer {
         requests.get(moved).slot = r.slot;
     }
 
-    /** Requests waiting in the buffer. */
+    /**
+     * Requests waiting in the buffer.
+     *
+     * @return the number of buffered requests, at most {@link #requestCapacity()}
+     */
     public int buffered() {
         return requests.size();
     }
 
-    /** Requests the buffer holds at most (K minus the page-information cache). */
+    /**
+     * Requests the buffer holds at most (K minus the page-information cache).
+     *
+     * @return the request capacity, at least 2
+     */
     public int requestCapacity() {
         return requestCapacity;
     }
 
+    /**
+     * Times the buffer flushed: each time a full buffer invoked the policy, and each {@link #flushAll()} that found
+     * requests.
+     *
+     * @return the number of flushes since the buffer was created
+     */
     public long flushes() {
         return flushes;
     }
 
+    /**
+     * Pages (leaves) the flushes wrote to, the cost model of LAB-tree §5.1.
+     *
+     * @return the number of pages flushed since the buffer was created
+     */
     public long pagesFlushed() {
         return pagesFlushed;
     }
 
+    /**
+     * Requests the flushes applied to the tree.
+     *
+     * @return the number of requests applied since the buffer was created
+     */
     public long requestsFlushed() {
         return requestsFlushed;
     }
 
+    /**
+     * Partial lookups ({@link LabTree#locate}) made to identify pages, the ones the page cache answered excluded.
+     *
+     * @return the number of partial lookups since the buffer was created
+     */
     public long partialLookups() {
         return partialLookups;
     }
 
+    /**
+     * Page identities the page-information cache supplied without a partial lookup.
+     *
+     * @return the number of cache hits since the buffer was created
+     */
     public long pageCacheHits() {
         return pageCacheHits;
     }

@@ -44,6 +44,13 @@ public final class DirectlyAddressableFile extends PagedStructure {
     /**
      * Creates or opens the DAF at {@code path} for an array of {@code shape} stored in {@code linearization}.
      *
+     * @param path            the page file, created if missing
+     * @param linearization   the storage layout f; an existing file must have been created with the same one
+     * @param pageSize        bytes per page, a power of two from {@value PageFile#MIN_PAGE_SIZE} to
+     *                        {@value PageFile#MAX_PAGE_SIZE}
+     * @param bufferPoolPages the buffer pool's capacity in pages, at least 2
+     * @param shape           one extent per dimension, each >= 1; must match an existing file's
+     * @return the open file, owning its buffer pool
      * @throws IllegalArgumentException if an existing file describes another array
      */
     public static DirectlyAddressableFile open(final Path path, final Linearization linearization, final int pageSize,
@@ -136,15 +143,34 @@ public final class DirectlyAddressableFile extends PagedStructure {
         return DafMetaDescriptor.META_PAGE + 1 + bitmapPages + block;
     }
 
+    /**
+     * The element at {@code index} (one coordinate per dimension).
+     *
+     * @param index one coordinate per dimension, coordinate k in [0, N_k)
+     * @return the element's value; 0 if it was never set
+     * @throws IndexOutOfBoundsException if a coordinate is outside the shape
+     */
     public double get(final long... index) {
         return getLinear(layout.index(index));
     }
 
+    /**
+     * Sets the element at {@code index}, allocating its page on first write.
+     *
+     * @param value the new value; any double, 0 included (it is stored, not deleted)
+     * @param index one coordinate per dimension, coordinate k in [0, N_k)
+     * @throws IndexOutOfBoundsException if a coordinate is outside the shape
+     */
     public void set(final double value, final long... index) {
         setLinear(value, layout.index(index));
     }
 
-    /** The element at linearized index {@code key}; 0 if its page was never written. */
+    /**
+     * The element at linearized index {@code key}; 0 if its page was never written.
+     *
+     * @param key the linearized index f(i), in [0, N); not range-checked
+     * @return the element's value; 0 if it was never set
+     */
     public double getLinear(final long key) {
         checkOpen();
         final long block = key / perPage;
@@ -157,7 +183,12 @@ public final class DirectlyAddressableFile extends PagedStructure {
         return value;
     }
 
-    /** Sets the element at linearized index {@code key}, allocating its page on first write. */
+    /**
+     * Sets the element at linearized index {@code key}, allocating its page on first write.
+     *
+     * @param value the new value; any double
+     * @param key   the linearized index f(i), in [0, N); not range-checked
+     */
     public void setLinear(final double value, final long key) {
         checkOpen();
         final long block = key / perPage;
@@ -173,12 +204,20 @@ public final class DirectlyAddressableFile extends PagedStructure {
         pool.unpin(frame);
     }
 
-    /** Data pages allocated (written at least once). */
+    /**
+     * Data pages allocated (written at least once).
+     *
+     * @return the number of data pages written at least once
+     */
     public long allocatedPages() {
         return present.cardinality();
     }
 
-    /** Data pages the full array would take. */
+    /**
+     * Data pages the full array would take.
+     *
+     * @return ceil(N / values per page), values per page being the page payload over 8 bytes
+     */
     public long addressablePages() {
         return blocks;
     }

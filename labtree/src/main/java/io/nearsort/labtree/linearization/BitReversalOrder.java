@@ -10,6 +10,12 @@ public final class BitReversalOrder extends ShapedLayout {
     private final MajorOrder rowMajor;
     private final int bits;
 
+    /**
+     * Binds bit-reversal order to a shape.
+     *
+     * @param shape one extent per dimension, each >= 1; their product must be a power of two
+     * @throws IllegalArgumentException when the shape is invalid or its number of elements is not a power of two
+     */
     public BitReversalOrder(final long[] shape) {
         super(shape);
         this.rowMajor = new MajorOrder(shape, true);

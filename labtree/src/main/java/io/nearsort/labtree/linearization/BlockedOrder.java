@@ -10,6 +10,14 @@ import java.util.Arrays;
 public final class BlockedOrder extends ShapedLayout {
     private final long[] tile;
 
+    /**
+     * Binds blocked order to a shape.
+     *
+     * @param shape one extent per dimension, each >= 1
+     * @param tile  the tile's extent per dimension, each >= 1 (may exceed the shape's); copied
+     * @throws IllegalArgumentException when the shape is invalid, or {@code tile} has not one extent per dimension
+     *                                  or an extent below 1
+     */
     public BlockedOrder(final long[] shape, final long[] tile) {
         super(shape);
         if (tile.length != shape.length) {

@@ -17,12 +17,26 @@ public final class CustomOrder extends ShapedLayout {
     /** The forward map f. */
     @FunctionalInterface
     public interface Forward {
+        /**
+         * f(i) for one element.
+         *
+         * @param coordinates the element's d coordinates, coordinate k in [0, N_k); a copy the map may modify
+         * @param shape       the bound shape, one extent per dimension; a copy the map may modify
+         * @return the linearized index, which must be in [0, N0·…·N(d-1))
+         */
         long index(long[] coordinates, long[] shape);
     }
 
     /** The inverse map f⁻¹. */
     @FunctionalInterface
     public interface Inverse {
+        /**
+         * f⁻¹(index) for one linearized index.
+         *
+         * @param index       the linearized index, in [0, N0·…·N(d-1))
+         * @param shape       the bound shape, one extent per dimension; a copy the map may modify
+         * @param coordinates receives the d coordinates, coordinate k to be in [0, N_k)
+         */
         void coordinates(long index, long[] shape, long[] coordinates);
     }
 
@@ -30,6 +44,16 @@ public final class CustomOrder extends ShapedLayout {
     private final Forward forward;
     private final Inverse inverse;
 
+    /**
+     * Binds a user-defined map to a shape and checks it is a bijection (see the class comment).
+     *
+     * @param name    the linearization's name, for error messages
+     * @param shape   one extent per dimension, each >= 1
+     * @param forward the forward map f
+     * @param inverse the inverse map f⁻¹
+     * @throws IllegalArgumentException when the shape is invalid or a checked index shows the maps are not inverse
+     *                                  bijections onto [0, N)
+     */
     public CustomOrder(final String name, final long[] shape, final Forward forward, final Inverse inverse) {
         super(shape);
         this.name = name;

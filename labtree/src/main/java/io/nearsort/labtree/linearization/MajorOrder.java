@@ -6,6 +6,13 @@ package io.nearsort.labtree.linearization;
 public final class MajorOrder extends ShapedLayout {
     private final boolean rowMajor;
 
+    /**
+     * Binds row-major or column-major order to a shape.
+     *
+     * @param shape    one extent per dimension, each >= 1
+     * @param rowMajor true for row-major (last dimension fastest), false for column-major (first dimension fastest)
+     * @throws IllegalArgumentException when the shape is invalid
+     */
     public MajorOrder(final long[] shape, final boolean rowMajor) {
         super(shape);
         this.rowMajor = rowMajor;

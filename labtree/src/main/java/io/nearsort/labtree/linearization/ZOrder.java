@@ -10,6 +10,12 @@ import java.util.Arrays;
 public final class ZOrder extends ShapedLayout {
     private final int[] bits;
 
+    /**
+     * Binds Z-order to a shape.
+     *
+     * @param shape one extent per dimension, each a power of two
+     * @throws IllegalArgumentException when the shape is invalid or an extent is not a power of two
+     */
     public ZOrder(final long[] shape) {
         super(shape);
         this.bits = new int[shape.length];

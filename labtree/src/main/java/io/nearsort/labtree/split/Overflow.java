@@ -15,6 +15,11 @@ public final class Overflow {
     private final LeafCapacity capacity;
 
     /**
+     * @param low      the first key of the leaf's range, >= 0
+     * @param high     the end of the leaf's range (exclusive), > {@code low}
+     * @param keys     the keys the leaf would hold with the new one: sorted, distinct, in [low, high); kept, not
+     *                 copied
+     * @param capacity what one leaf can hold; the keys must not fit it
      * @throws IllegalArgumentException unless 0 &lt;= low &lt; high, the keys are sorted, distinct, inside the range,
      *                                  and more than the capacity allows
      */
@@ -39,35 +44,69 @@ public final class Overflow {
         this.capacity = capacity;
     }
 
+    /**
+     * The first key of the leaf's range.
+     *
+     * @return low, >= 0
+     */
     public long low() {
         return low;
     }
 
+    /**
+     * The end of the leaf's range, exclusive.
+     *
+     * @return high, > {@link #low()}
+     */
     public long high() {
         return high;
     }
 
+    /**
+     * What one leaf can hold, which decides whether each side of a split fits.
+     *
+     * @return the leaf capacity the keys overflow
+     */
     public LeafCapacity capacity() {
         return capacity;
     }
 
-    /** Number of keys, κ + 1 for a sparse leaf. */
+    /**
+     * Number of keys, κ + 1 for a sparse leaf.
+     *
+     * @return the number of keys, more than the capacity fits
+     */
     public int size() {
         return keys.length;
     }
 
-    /** The j-th smallest key. */
+    /**
+     * The j-th smallest key.
+     *
+     * @param j the key's rank from 0, in [0, {@link #size()})
+     * @return i_j, in [low, high)
+     */
     public long key(final int j) {
         return keys[j];
     }
 
-    /** Keys below x: the left leaf's share of a split at x. */
+    /**
+     * Keys below x: the left leaf's share of a split at x.
+     *
+     * @param x a candidate splitting point; any long
+     * @return the number of keys &lt; x, in [0, {@link #size()}]
+     */
     public int countBelow(final long x) {
         final int found = Arrays.binarySearch(keys, x); // the keys are distinct
         return found >= 0 ? found : -found - 1;
     }
 
-    /** Whether low &lt; x &lt; high and both halves of a split at x fit in a leaf (Remark B.4's feasibility). */
+    /**
+     * Whether low &lt; x &lt; high and both halves of a split at x fit in a leaf (Remark B.4's feasibility).
+     *
+     * @param x a candidate splitting point; any long
+     * @return true when a split at x is feasible, false otherwise (always for x outside (low, high))
+     */
     public boolean feasible(final long x) {
         if (x <= low || x >= high) {
             return false;

@@ -39,21 +39,35 @@ public final class BufferPool implements AutoCloseable {
             this.buffer = memory.page();
         }
 
+        /**
+         * The number of the page this frame holds.
+         *
+         * @return the page number, >= 1
+         */
         public long page() {
             return page;
         }
 
-        /** The page's payload: {@link PageTrailerDescriptor#payloadSize} bytes, little-endian, absolute access. */
+        /**
+         * The page's payload: {@link PageTrailerDescriptor#payloadSize} bytes, little-endian, absolute access.
+         *
+         * @return the frame's buffer, valid while the page is pinned
+         */
         public ByteBuffer payload() {
             return buffer;
         }
 
+        /** Records that the payload was changed, so the page is written back when evicted or flushed. */
         public void markDirty() {
             dirty = true;
         }
     }
 
-    /** @param capacity frames, at least 2 */
+    /**
+     * @param file     the page file the pool reads and writes; closed with the pool
+     * @param capacity frames, at least 2
+     * @throws IllegalArgumentException if {@code capacity} is below 2
+     */
     public BufferPool(final PageFile file, final int capacity) {
         if (capacity < 2) {
             throw new IllegalArgumentException("bufferPoolPages must be >= 2 (got: " + capacity + ")");
@@ -65,6 +79,14 @@ public final class BufferPool implements AutoCloseable {
     /**
      * Opens (or creates) the page file at {@code path} behind a pool of {@code frames} pages.
      *
+     * @param path     the page file
+     * @param pageSize bytes per page, a power of two from {@value PageFile#MIN_PAGE_SIZE} to
+     *                 {@value PageFile#MAX_PAGE_SIZE}; must match an existing file's
+     * @param directIo whether to try O_DIRECT (buffered I/O where the file system refuses it)
+     * @param frames   the pool's capacity in pages, at least 2
+     * @return the open pool, owning the file
+     * @throws IllegalArgumentException     if {@code frames} is below 2 or {@code pageSize} is invalid or differs
+     *                                       from the existing file's
      * @throws java.io.UncheckedIOException if the file cannot be opened, or (caused by a
      *                                       {@link io.nearsort.core.CorruptFileException}) is corrupt
      */
@@ -85,6 +107,9 @@ public final class BufferPool implements AutoCloseable {
     /**
      * Discards this pool after {@code failure} happened while setting up a structure in it (nothing of the set-up
      * is committed); returns the failure.
+     *
+     * @param failure what went wrong during the set-up
+     * @return {@code failure}, with any failure of the discard added as suppressed, for the caller to throw
      */
     public RuntimeException closeAfter(final RuntimeException failure) {
         try {
@@ -95,7 +120,15 @@ public final class BufferPool implements AutoCloseable {
         return failure;
     }
 
-    /** Pins page {@code page}, reading it if it is not resident. */
+    /**
+     * Pins page {@code page}, reading it if it is not resident.
+     *
+     * @param page a data page number, in [1, {@link PageFile#pageCount()}]
+     * @return the page's frame, pinned once more; unpin it when done
+     * @throws java.io.UncheckedIOException if reading fails, or (caused by a
+     *                                       {@link io.nearsort.core.CorruptFileException}) the page is corrupt
+     * @throws IllegalStateException        if the pool is closed or every frame is pinned
+     */
     public Frame pin(final long page) {
         checkOpen();
         logicalAccesses++;
@@ -118,7 +151,11 @@ public final class BufferPool implements AutoCloseable {
         return frame;
     }
 
-    /** Allocates a new page at the end of the file, pinned, zeroed and dirty. */
+    /**
+     * Allocates a new page at the end of the file, pinned, zeroed and dirty.
+     *
+     * @return the new page's frame, pinned once
+     */
     public Frame pinNew() {
         checkOpen();
         return fresh(file.allocate());
@@ -127,6 +164,10 @@ public final class BufferPool implements AutoCloseable {
     /**
      * Pins page {@code page} as a zeroed dirty page without reading it, extending the file as needed: for a page
      * the caller knows was never written (lazy allocation in a directly addressable file).
+     *
+     * @param page the page number, >= 1, of a page never written
+     * @return the page's frame, pinned once
+     * @throws IllegalStateException if the page is resident (so it has been written) or the pool is closed
      */
     public Frame pinUnwritten(final long page) {
         checkOpen();
@@ -151,7 +192,12 @@ public final class BufferPool implements AutoCloseable {
         return frame;
     }
 
-    /** Releases one pin of {@code frame}. */
+    /**
+     * Releases one pin of {@code frame}.
+     *
+     * @param frame a frame this pool returned, still pinned
+     * @throws IllegalStateException if the frame is not pinned
+     */
     public void unpin(final Frame frame) {
         if (frame.pins <= 0) {
             throw new IllegalStateException("page " + frame.page + " is not pinned");
@@ -205,26 +251,47 @@ public final class BufferPool implements AutoCloseable {
         }
     }
 
-    /** Pins taken since the pool opened (logical page accesses). */
+    /**
+     * Pins taken since the pool opened (logical page accesses).
+     *
+     * @return the number of pins, new pages included
+     */
     public long logicalAccesses() {
         return logicalAccesses;
     }
 
-    /** Pages read from the file. */
+    /**
+     * Pages read from the file.
+     *
+     * @return the number of page reads since the pool opened
+     */
     public long pageReads() {
         return pageReads;
     }
 
-    /** Pages written to the file. */
+    /**
+     * Pages written to the file.
+     *
+     * @return the number of dirty pages written back (on eviction or flush) since the pool opened
+     */
     public long pageWrites() {
         return pageWrites;
     }
 
-    /** Frames allocated (at most the capacity). */
+    /**
+     * Frames allocated (at most the capacity).
+     *
+     * @return the number of frames allocated so far, from 0 up to the capacity
+     */
     public int allocatedFrames() {
         return allocatedFrames;
     }
 
+    /**
+     * The page file behind this pool.
+     *
+     * @return the file, owned by the pool
+     */
     public PageFile file() {
         return file;
     }
@@ -250,6 +317,8 @@ public final class BufferPool implements AutoCloseable {
     /**
      * Closes without writing anything: frees every frame and closes the file, which stays at its last commit (for
      * an owner whose state could not be saved). Each step runs even if an earlier one fails.
+     *
+     * @throws IOException if closing the file fails and that is the first failure (later ones are suppressed in it)
      */
     public void discard() throws IOException {
         if (!closed) {

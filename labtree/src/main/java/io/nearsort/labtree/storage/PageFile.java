@@ -79,6 +79,11 @@ public final class PageFile implements AutoCloseable {
      * Opens {@code path}, creating it with {@code pageSize}-byte pages if it does not exist. An existing file must
      * have been written with the same page size; if it was not closed, it is recovered to its last commit first.
      *
+     * @param path        the file; its journal lives next to it
+     * @param pageSize    bytes per page, a power of two from {@value #MIN_PAGE_SIZE} to {@value #MAX_PAGE_SIZE}
+     * @param tryDirectIo whether to try O_DIRECT; buffered I/O is used where it is refused or when false
+     * @return the open file, at its last commit
+     * @throws IllegalArgumentException if {@code pageSize} is out of range or differs from an existing file's
      * @throws CorruptFileException  if an existing file has a bad header or is shorter than its header says
      * @throws IllegalStateException if the JVM lacks {@value UnsafeAccess#REQUIRED_FLAG}, which releasing the
      *                               page buffers needs (checked before the file is touched)
@@ -201,35 +206,66 @@ public final class PageFile implements AutoCloseable {
         return new AlignedBuffer(pageSize, ALIGNMENT);
     }
 
+    /**
+     * The file's location.
+     *
+     * @return the path the file was opened at
+     */
     public Path path() {
         return path;
     }
 
+    /**
+     * The size of every page, the header included.
+     *
+     * @return bytes per page, a power of two from {@value #MIN_PAGE_SIZE} to {@value #MAX_PAGE_SIZE}
+     */
     public int pageSize() {
         return pageSize;
     }
 
-    /** Whether pages bypass the operating system's cache. */
+    /**
+     * Whether pages bypass the operating system's cache.
+     *
+     * @return true when the file is open with O_DIRECT, false for buffered I/O
+     */
     public boolean directIo() {
         return directIo;
     }
 
-    /** Why direct I/O is not used, or null when it is. */
+    /**
+     * Why direct I/O is not used, or null when it is.
+     *
+     * @return the reason ({@code "not requested"}, or what refused it), or null with direct I/O
+     */
     public String directIoNotice() {
         return directIoNotice;
     }
 
-    /** Data pages allocated so far (numbered 1 … pageCount). */
+    /**
+     * Data pages allocated so far (numbered 1 … pageCount).
+     *
+     * @return the number of data pages, 0 for a new file; includes pages not yet committed
+     */
     public long pageCount() {
         return pageCount;
     }
 
-    /** Commits made to the file since it was created ({@link #sync()}s that changed it). */
+    /**
+     * Commits made to the file since it was created ({@link #sync()}s that changed it).
+     *
+     * @return the number of commits, 0 for a new file
+     */
     public long generation() {
         return generation;
     }
 
-    /** A new page number at the end of the file; its content exists once written. */
+    /**
+     * A new page number at the end of the file; its content exists once written.
+     *
+     * @return the new page's number, {@link #pageCount()} after the call
+     * @throws IllegalStateException if the file is closed or a commit failed
+     */
     public long allocate() {
         checkUsable();
         changed = true;
@@ -239,6 +275,10 @@ public final class PageFile implements AutoCloseable {
     /**
      * Makes pages up to {@code page} addressable without writing them (a directly addressable file allocates pages
      * lazily; the ones never written stay holes of a sparse file, and the caller must not read them).
+     *
+     * @param page the highest page number to make addressable, >= 1; nothing changes if it already is
+     * @throws IllegalArgumentException if {@code page} is below 1
+     * @throws IllegalStateException    if the file is closed or a commit failed
      */
     public void extendTo(final long page) {
         checkUsable();
@@ -357,6 +397,9 @@ public final class PageFile implements AutoCloseable {
      * Commits every page written since the last commit and the page count atomically, and forces them to the
      * device ({@link JournalDescriptor}'s protocol). Does nothing when nothing changed. If it fails, the file
      * refuses further use; reopening it recovers the last complete commit (this one, if its commit point passed).
+     *
+     * @throws IOException           if writing or forcing the journal, the pages or the header fails
+     * @throws IllegalStateException if the file is closed or an earlier commit failed
      */
     public void sync() throws IOException {
         checkUsable();
@@ -411,6 +454,9 @@ public final class PageFile implements AutoCloseable {
     /**
      * How the LAB-tree's unchecked API reports corruption: an {@link UncheckedIOException} with the
      * {@link CorruptFileException}'s message, the exception as its cause.
+     *
+     * @param e the corruption found
+     * @return a new exception to throw, with {@code e}'s message and {@code e} as its cause
      */
     public static UncheckedIOException unchecked(final CorruptFileException e) {
         return new UncheckedIOException(e.getMessage(), e);

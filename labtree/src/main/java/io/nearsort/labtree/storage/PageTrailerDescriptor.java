@@ -13,7 +13,12 @@ public final class PageTrailerDescriptor {
     private PageTrailerDescriptor() {
     }
 
-    /** Bytes of a page available to its user. */
+    /**
+     * Bytes of a page available to its user.
+     *
+     * @param pageSize bytes per page, more than the trailer (not checked)
+     * @return {@code pageSize} minus the {@value #TRAILER_LENGTH}-byte trailer
+     */
     public static int payloadSize(final int pageSize) {
         return pageSize - TRAILER_LENGTH;
     }

@@ -14,12 +14,22 @@ public abstract class PagedStructure implements AutoCloseable {
     private final String kind;
     private boolean closed;
 
+    /**
+     * Binds the structure to its pool, which it then owns and closes.
+     *
+     * @param pool the open buffer pool over the structure's page file
+     * @param kind what the structure is, for messages (e.g. {@code "LAB-tree array"})
+     */
     protected PagedStructure(final BufferPool pool, final String kind) {
         this.pool = pool;
         this.kind = kind;
     }
 
-    /** The buffer pool (its counters are the structure's I/O counts). */
+    /**
+     * The buffer pool (its counters are the structure's I/O counts).
+     *
+     * @return the pool this structure owns
+     */
     public final BufferPool pool() {
         return pool;
     }

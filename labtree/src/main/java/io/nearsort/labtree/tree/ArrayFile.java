@@ -29,6 +29,12 @@ public final class ArrayFile {
     /**
      * Opens the array in {@code pool}'s file, creating it from {@code wanted} when the file holds no pages yet.
      *
+     * @param pool            the open buffer pool over the array's page file
+     * @param wanted          the caller's definition; shape and linearization required, null fields take the stored
+     *                        value (or, in a new file, {@code derivedCapacity}, {@link SplitStrategy#ALIGNED}, 0.0)
+     * @param domain          N, the number of linearized indices: the tree's keys are in [0, domain)
+     * @param derivedCapacity the leaf capacities a new file gets when {@code wanted} has none
+     * @return the array's file, its tree ready to use
      * @throws IllegalArgumentException if an existing array was created with a different definition
      */
     public static ArrayFile open(final BufferPool pool, final Definition wanted, final long domain,
@@ -90,7 +96,13 @@ public final class ArrayFile {
         }
     }
 
-    /** The capacities a page of {@code pageSize} bytes gives the format. */
+    /**
+     * The capacities a page of {@code pageSize} bytes gives the format.
+     *
+     * @param pageSize bytes per page, a power of two from 512 to 1 MiB
+     * @param format   the leaf format
+     * @return the largest κs (and, for {@link io.nearsort.labtree.LeafFormat#DYNAMIC}, κd) a node page holds
+     */
     public static LeafCapacity capacityFor(final int pageSize, final io.nearsort.labtree.LeafFormat format) {
         final int sparse = NodePageDescriptor.maxSparseCapacity(pageSize);
         return format == io.nearsort.labtree.LeafFormat.DYNAMIC
@@ -98,27 +110,56 @@ public final class ArrayFile {
                 : LeafCapacity.sparseOnly(sparse);
     }
 
+    /**
+     * The array's LAB-tree.
+     *
+     * @return the tree, whose state is {@link #state()}
+     */
     public LabTree tree() {
         return tree;
     }
 
+    /**
+     * The leaf capacities the array was created with.
+     *
+     * @return κs, κd and the leaf format, as stored in the meta page
+     */
     public LeafCapacity capacity() {
         return meta.capacity;
     }
 
+    /**
+     * The split strategy the array was created with.
+     *
+     * @return how the tree's leaves split, as stored in the meta page
+     */
     public SplitStrategy strategy() {
         return meta.strategy;
     }
 
+    /**
+     * The value of elements never set, which the tree does not store.
+     *
+     * @return the default value, as stored in the meta page
+     */
     public double defaultValue() {
         return meta.defaultValue;
     }
 
-    /** The name of the linearization the array is stored in. */
+    /**
+     * The name of the linearization the array is stored in.
+     *
+     * @return the {@link io.nearsort.labtree.Linearization#name()} recorded at creation
+     */
     public String linearization() {
         return meta.linearization;
     }
 
+    /**
+     * The tree's counters and pointers, written to the meta page by {@link #saveMeta()}.
+     *
+     * @return the live state, updated in place as the tree changes
+     */
     public LabTree.TreeState state() {
         return meta.tree;
     }

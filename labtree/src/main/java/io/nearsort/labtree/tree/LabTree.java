@@ -37,12 +37,19 @@ public final class LabTree {
 
     /** The persistent counters and pointers of a tree (kept in the meta page by the owner). */
     public static final class TreeState {
+        /** The root node's page number. */
         public long root;
+        /** Levels of the tree (1: the root is a leaf). */
         public int height;
+        /** Non-default elements stored. */
         public long size;
+        /** Leaves in the tree. */
         public long leafCount;
+        /** Leaves in the dense format. */
         public long denseLeafCount;
+        /** Leaf splits since the array was created. */
         public long splits;
+        /** First page of the list of freed pages awaiting reuse; 0 when the list is empty. */
         public long freeListHead;
     }
 
@@ -68,7 +75,12 @@ public final class LabTree {
         state.leafCount = 1;
     }
 
-    /** The value at linearized index {@code key}. */
+    /**
+     * The value at linearized index {@code key}.
+     *
+     * @param key the linearized index, in [0, N) (the caller checks it)
+     * @return the stored value, or the default value when the element is not stored
+     */
     public double get(final long key) {
         final long page;
         if (cachedVersion == structureVersion && key >= cachedLow && key < cachedHigh) {
@@ -89,6 +101,12 @@ public final class LabTree {
 
     /** A leaf's page and key range [low, high). */
     public record LeafRange(long page, long low, long high) {
+        /**
+         * Whether {@code key} falls in this leaf's range.
+         *
+         * @param key any linearized index
+         * @return true when low &lt;= key &lt; high
+         */
         public boolean contains(final long key) {
             return key >= low && key < high;
         }
@@ -97,18 +115,29 @@ public final class LabTree {
     /**
      * The leaf holding {@code key}, found by a partial lookup that visits only the internal levels (LAB-tree §5.2:
      * page identities for the flush policies).
+     *
+     * @param key the linearized index, in [0, N)
+     * @return the leaf's page and key range, valid until {@link #structureVersion()} changes
      */
     public LeafRange locate(final long key) {
         descend(key);
         return new LeafRange(pathPages[state.height - 1], leafLow, leafHigh);
     }
 
-    /** The leaf page the last {@link #set} reached (before any split it caused). */
+    /**
+     * The leaf page the last {@link #set} reached (before any split it caused).
+     *
+     * @return that leaf's page number
+     */
     public long lastLeaf() {
         return pathPages[state.height - 1];
     }
 
-    /** Changes whenever a leaf splits or is removed, so that cached {@link LeafRange}s can be dropped. */
+    /**
+     * Changes whenever a leaf splits or is removed, so that cached {@link LeafRange}s can be dropped.
+     *
+     * @return a counter, 0 when the tree is opened and incremented by every leaf split or removal
+     */
     public long structureVersion() {
         return structureVersion;
     }
@@ -116,12 +145,23 @@ public final class LabTree {
     /** Receives stored elements in key order. */
     @FunctionalInterface
     public interface EntryVisitor {
+        /**
+         * Receives one element.
+         *
+         * @param key   the element's linearized index
+         * @param value its value
+         */
         void visit(long key, double value);
     }
 
     /**
      * Visits the stored (non-default) elements with keys in [from, to) in key order, leaf by leaf: each next leaf
      * is found by descending to the previous leaf's upper bound.
+     *
+     * @param from    the first key, inclusive; values below 0 are treated as 0
+     * @param to      the end key, exclusive; values above N are treated as N; nothing is visited if not above
+     *                {@code from}
+     * @param visitor receives each stored (non-default) element, in key order
      */
     public void scan(final long from, final long to, final EntryVisitor visitor) {
         long next = Math.max(0, from);
@@ -139,7 +179,14 @@ public final class LabTree {
         }
     }
 
-    /** Sets index {@code key} to {@code value}; the default value deletes the element. */
+    /**
+     * Sets index {@code key} to {@code value}; the default value deletes the element.
+     *
+     * @param key   the linearized index, in [0, N) (the caller checks it)
+     * @param value the new value; equal to the default value (by {@link Double#compare}) deletes the element
+     * @throws IllegalStateException if the split strategy picks an infeasible split or the tree would exceed 64
+     *                               levels
+     */
     public void set(final long key, final double value) {
         descend(key);
         final long leafPage = pathPages[state.height - 1];
