@@ -122,22 +122,17 @@ public abstract class PagedTree implements AppendableLongIndex {
                 .build();
     }
 
-<<<<<<< HEAD
-    /** Bytes still held in pages; 0 after {@link #close()}. */
-    @Override
-=======
     /**
      * Bytes still held in pages; 0 after {@link #close()}.
      *
      * @return the bytes of the arena's pages in use; 0 after {@link #close()}
      */
->>>>>>> wt-core
+    @Override
     public long bytesInUse() {
         return arena.bytesInUse();
     }
 
     /**
-<<<<<<< HEAD
      * The bound on {@link #bytesInUse()} set by {@link TreeBuilder#maxBytes}.
      *
      * @return the bound in bytes, or {@link TreeBuilder#NO_MEMORY_BOUND} when there is none
@@ -182,13 +177,11 @@ public abstract class PagedTree implements AppendableLongIndex {
                 + "bound");
     }
 
-    /** Bytes obtained from the operating system; 0 after {@link #close()}. */
-=======
+    /**
      * Bytes obtained from the operating system; 0 after {@link #close()}.
      *
      * @return the bytes the arena holds; 0 after {@link #close()}
      */
->>>>>>> wt-core
     public long bytesAllocated() {
         return arena.bytesAllocated();
     }

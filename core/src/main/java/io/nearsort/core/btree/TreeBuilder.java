@@ -225,7 +225,6 @@ public abstract class TreeBuilder<B extends TreeBuilder<B>> {
     }
 
     /**
-<<<<<<< HEAD
      * The configured memory bound.
      *
      * @return the bound in bytes, or {@link #NO_MEMORY_BOUND}
@@ -234,13 +233,11 @@ public abstract class TreeBuilder<B extends TreeBuilder<B>> {
         return maxBytes;
     }
 
-    /** The configured pool, or the shared one. */
-=======
+    /**
      * The configured pool, or the shared one.
      *
      * @return the configured pool, or {@link SlabPool#shared()} when none was set
      */
->>>>>>> wt-core
     public SlabPool slabPool() {
         return slabPool != null ? slabPool : SlabPool.shared();
     }
