@@ -9,9 +9,10 @@
  *       interval pointers, compacted and non-compacted buckets) and ARB (Eq. 7).</li>
  *   <li>{@code ibtree} (internal): the interval B-tree over bucket key ranges (§4.1): in memory for the buckets of the
  *       current session, and on disk in {@code k·4 KiB} checksummed nodes read through a bounded cache.</li>
- *   <li>{@code io}: checksummed record files, a projection's bucket file cut into segments addressed by bucket
- *       pointers (§4.1's fileID and offset), the store lock, and the I/O handler of §4.2 (phases, de-duplication,
- *       θ grouping, parallel readers).</li>
+ *   <li>{@code io} (mostly internal; its package documentation says which types are API): checksummed record
+ *       files, a projection's bucket file cut into segments addressed by bucket pointers (§4.1's fileID and
+ *       offset), the store lock, and the I/O handler of §4.2 (phases, de-duplication, θ grouping, parallel
+ *       readers).</li>
  *   <li>{@code commit}: the store's manifest, the log of its commit points: one record commits every projection's
  *       bucket changes with the caller's metadata, atomically; retained commit points, roll-back, rewrites.</li>
  *   <li>{@code projection}: the {@link io.nearsort.ldi.projection.ColumnStore}: typed schema, projections, one LDI
