@@ -91,7 +91,11 @@ public abstract class AbstractLongCursor implements LongCursor {
         return false;
     }
 
-    /** @throws IllegalStateException when the cursor is not positioned */
+    /**
+     * Checks that the cursor is positioned on an entry.
+     *
+     * @throws IllegalStateException when the cursor is not positioned
+     */
     protected final void requirePositioned() {
         if (!positioned) {
             throw new IllegalStateException("cursor is not positioned on an entry");

@@ -130,6 +130,8 @@ public final class LabArray extends PagedStructure {
     @FunctionalInterface
     public interface ElementVisitor {
         /**
+         * Receives one element.
+         *
          * @param position    the element's position in the access order (its index under g)
          * @param coordinates its array index (reused between calls: copy it to keep it)
          * @param value       its value

@@ -18,6 +18,8 @@ public final class RunAppender {
     private long putEntries;
 
     /**
+     * Creates an appender that fills {@code index}, bulk-appending runs of at least {@code minRunLength} entries.
+     *
      * @param index        the index to fill
      * @param minRunLength shortest run worth a bulk append, at least 1
      */

@@ -46,6 +46,8 @@ public final class AdaptiveSorter {
     }
 
     /**
+     * A sorter with the given thresholds, each a fraction of the run length.
+     *
      * @param kThreshold fraction of the run below which an estimated K picks the adaptive sort, in [0, 1]
      * @param lThreshold fraction of the run below which an estimated L picks the adaptive sort, in [0, 1]
      */

@@ -35,6 +35,10 @@ public final class KLAdaptiveSort {
     private long[] sortedOutlierOrder = new long[0];
     private int outCount;
 
+    /** A sorter whose heap and outlier arrays start empty and grow to the largest sort it is given. */
+    public KLAdaptiveSort() {
+    }
+
     /** How a call to {@link #sort} finished. */
     public enum Outcome {
         /** The two-pass (K,L) sort sorted the run. */

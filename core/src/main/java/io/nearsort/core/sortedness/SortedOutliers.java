@@ -18,6 +18,10 @@ public final class SortedOutliers {
     boolean[] precedesEqual = new boolean[0];
     int count;
 
+    /** An empty hand-over, holding no outliers; its arrays grow to the most outliers a sort sets aside. */
+    public SortedOutliers() {
+    }
+
     /**
      * Outliers set aside by the last sort; 0 when it sorted the whole run.
      *

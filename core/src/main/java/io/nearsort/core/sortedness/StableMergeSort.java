@@ -15,6 +15,10 @@ public final class StableMergeSort {
     private long[] scratchKeys = new long[0];
     private long[] scratchValues = new long[0];
 
+    /** An empty sorter; its scratch arrays grow on first use. */
+    public StableMergeSort() {
+    }
+
     /**
      * Bytes of Java heap its kept scratch arrays hold (array payloads; they grow to the longest run sorted).
      *

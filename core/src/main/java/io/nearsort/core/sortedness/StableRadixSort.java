@@ -23,6 +23,10 @@ public final class StableRadixSort {
     private long[] scratchKeys = new long[0];
     private long[] scratchValues = new long[0];
 
+    /** An empty sorter; its scratch arrays, and those of the merge sort it falls back to, grow on first use. */
+    public StableRadixSort() {
+    }
+
     /**
      * Bytes of Java heap its kept scratch arrays hold, its merge sort's included (array payloads).
      *

@@ -27,6 +27,8 @@ public final class StreamingSortednessEstimator {
     private long runs;
 
     /**
+     * An estimator of an empty stream whose heap holds {@code window} entries.
+     *
      * @param window entries held at once, from 2 to 2^27; K and L are exact for streams whose L is smaller
      */
     public StreamingSortednessEstimator(final int window) {

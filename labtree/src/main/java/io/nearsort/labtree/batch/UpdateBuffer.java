@@ -60,6 +60,8 @@ public final class UpdateBuffer {
     }
 
     /**
+     * Creates an empty buffer in front of {@code tree}.
+     *
      * @param tree              the tree the flushes write to
      * @param policy            which pages a flush picks when the buffer is full
      * @param capacity          K, the buffer's space in requests (at least 2 more than the page cache)

@@ -15,6 +15,8 @@ public final class Overflow {
     private final LeafCapacity capacity;
 
     /**
+     * Describes the leaf [low, high) overflowing with {@code keys}, after checking that they overflow it.
+     *
      * @param low      the first key of the leaf's range, >= 0
      * @param high     the end of the leaf's range (exclusive), > {@code low}
      * @param keys     the keys the leaf would hold with the new one: sorted, distinct, in [low, high); kept, not

@@ -11,6 +11,10 @@ package io.nearsort.labtree.split;
  * so the search costs O(κ) whatever the range.
  */
 public final class SplitAligned implements SplitPolicy {
+    /** Creates the policy; it holds no state, so one instance can split the leaves of any number of trees. */
+    public SplitAligned() {
+    }
+
     @Override
     public long splitPoint(final Overflow leaf) {
         final long unit = leaf.capacity().alignment();

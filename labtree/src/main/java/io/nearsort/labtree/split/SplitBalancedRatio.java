@@ -6,6 +6,10 @@ package io.nearsort.labtree.split;
  * neither is likely to split soon. A side that can never split has χ = +∞.
  */
 public final class SplitBalancedRatio extends KeySplitObjective {
+    /** Creates the policy; it holds no state, so one instance can split the leaves of any number of trees. */
+    public SplitBalancedRatio() {
+    }
+
     @Override
     double score(final Overflow leaf, final int j) {
         final long x = leaf.key(j);

@@ -13,6 +13,10 @@ package io.nearsort.labtree.split;
  * candidate, so ranges of any length work.
  */
 public final class SplitDeferNext extends KeySplitObjective {
+    /** Creates the policy; it holds no state, so one instance can split the leaves of any number of trees. */
+    public SplitDeferNext() {
+    }
+
     @Override
     double score(final Overflow leaf, final int j) {
         final long x = leaf.key(j);

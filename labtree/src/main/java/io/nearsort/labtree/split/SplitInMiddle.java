@@ -7,6 +7,10 @@ package io.nearsort.labtree.split;
  * balanced feasible key split (Remark B.4).
  */
 public final class SplitInMiddle implements SplitPolicy {
+    /** Creates the policy; it holds no state, so one instance can split the leaves of any number of trees. */
+    public SplitInMiddle() {
+    }
+
     @Override
     public long splitPoint(final Overflow leaf) {
         return SplitPolicy.mostBalancedKeySplit(leaf);

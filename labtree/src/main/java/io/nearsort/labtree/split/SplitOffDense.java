@@ -9,6 +9,10 @@ package io.nearsort.labtree.split;
 public final class SplitOffDense implements SplitPolicy {
     private static final double DENSE = 0.5;
 
+    /** Creates the policy; it holds no state, so one instance can split the leaves of any number of trees. */
+    public SplitOffDense() {
+    }
+
     @Override
     public long splitPoint(final Overflow leaf) {
         final long unit = leaf.capacity().alignment();

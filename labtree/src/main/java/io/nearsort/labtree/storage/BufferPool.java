@@ -64,6 +64,8 @@ public final class BufferPool implements AutoCloseable {
     }
 
     /**
+     * Creates an empty pool of {@code capacity} frames over {@code file}; pages are read in as they are pinned.
+     *
      * @param file     the page file the pool reads and writes; closed with the pool
      * @param capacity frames, at least 2
      * @throws IllegalArgumentException if {@code capacity} is below 2

@@ -15,7 +15,19 @@ public final class ArrayFile {
     private final ArrayMeta meta;
     private final LabTree tree;
 
-    /** What the caller asks for; null fields take the stored value when the file exists. */
+    /**
+     * What the caller asks for; null fields take the stored value when the file exists.
+     *
+     * @param shape         one extent per dimension; required, and must match an existing file's
+     * @param linearization the storage linearization's name ({@link io.nearsort.labtree.Linearization#name()});
+     *                      required, and must match an existing file's
+     * @param capacity      κs, κd and the leaf format; null takes the stored capacities, or in a new file the
+     *                      {@code derivedCapacity} given to {@link #open}
+     * @param strategy      how leaves split; null takes the stored strategy, or {@link SplitStrategy#ALIGNED} in a
+     *                      new file
+     * @param defaultValue  the value of elements never set (compared by {@link Double#compare}); null takes the
+     *                      stored value, or 0.0 in a new file
+     */
     public record Definition(long[] shape, String linearization, LeafCapacity capacity, SplitStrategy strategy,
                              Double defaultValue) {
     }

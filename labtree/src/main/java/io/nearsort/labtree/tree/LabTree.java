@@ -51,6 +51,10 @@ public final class LabTree {
         public long splits;
         /** First page of the list of freed pages awaiting reuse; 0 when the list is empty. */
         public long freeListHead;
+
+        /** A state with every counter and pointer 0, for the owner to fill in (from the meta page or a new root). */
+        public TreeState() {
+        }
     }
 
     LabTree(final BufferPool pool, final LeafCapacity capacity, final SplitStrategy strategy,
@@ -99,7 +103,13 @@ public final class LabTree {
         return value;
     }
 
-    /** A leaf's page and key range [low, high). */
+    /**
+     * A leaf's page and key range [low, high).
+     *
+     * @param page the leaf's page number
+     * @param low  the first linearized index of the leaf's range
+     * @param high the end of the leaf's range (exclusive)
+     */
     public record LeafRange(long page, long low, long high) {
         /**
          * Whether {@code key} falls in this leaf's range.

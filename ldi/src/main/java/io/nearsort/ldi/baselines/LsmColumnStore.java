@@ -33,6 +33,8 @@ public final class LsmColumnStore extends BaselineStore {
     }
 
     /**
+     * Creates an empty store in {@code directory}, with one LSM tree per projection.
+     *
      * @param directory   where the run files go; created when absent, and must be empty
      * @param schema      the table's columns
      * @param projections the projections, which partition the schema's columns; one LSM tree each

@@ -13,7 +13,11 @@ import java.util.List;
  * @param <R> the run type
  */
 public final class LsmLevels<R> {
-    /** Sort-merges and discards runs of type {@code R}. */
+    /**
+     * Sort-merges and discards runs of type {@code R}.
+     *
+     * @param <R> the run type: a sorted run in memory ({@link LsmRuns}) or in files ({@link LsmColumnStore})
+     */
     public interface Runs<R> {
         /**
          * Tuples in {@code run}.
@@ -67,6 +71,8 @@ public final class LsmLevels<R> {
     private final List<long[]> counters = new ArrayList<>();
 
     /**
+     * Creates empty levels: no run has arrived yet.
+     *
      * @param policy       leveling or tiering
      * @param bufferTuples B, at least 1
      * @param ratio        T, the size ratio between consecutive levels, at least 2

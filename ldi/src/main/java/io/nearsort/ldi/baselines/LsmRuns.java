@@ -22,6 +22,8 @@ public final class LsmRuns {
     private final LsmLevels<SortedRun> levels;
 
     /**
+     * Creates an empty LSM: a buffer of B tuples in memory and no run on any level.
+     *
      * @param policy       leveling or tiering
      * @param bufferTuples B, at least 1
      * @param ratio        T, the size ratio between consecutive levels, at least 2

@@ -20,6 +20,8 @@ public final class SortedColumnStore extends BaselineStore {
     private final Map<BaselineProjection, List<RunFile>> runs = new HashMap<>();
 
     /**
+     * Creates an empty store in {@code directory}: every projection starts with an empty buffer and no run.
+     *
      * @param directory   where the run files go; created when absent, and must be empty
      * @param schema      the table's columns
      * @param projections the projections, which partition the schema's columns

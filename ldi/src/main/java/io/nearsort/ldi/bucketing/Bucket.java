@@ -19,6 +19,8 @@ public final class Bucket {
     private final boolean compacted;
 
     /**
+     * Creates a bucket of the given tuples (the arrays are kept, not copied); its key span is that of {@code keys}.
+     *
      * @param sequence     the bucket's number in write order, from 0
      * @param keys         the tuples' keys in write order (at least one)
      * @param rowRefs      the tuples' row references, parallel to {@code keys}

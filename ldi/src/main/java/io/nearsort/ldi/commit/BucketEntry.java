@@ -11,6 +11,14 @@ import java.nio.ByteOrder;
  * {@link BucketPointer}: segment and offset, and its payload length), its key span, its rows, its largest row id
  * and whether it is compacted (§3.3). Encoded as a fixed {@value #BYTES}-byte little-endian record:
  * {@code [pointer:8][length:4][low:8][high:8][count:4][maxRowId:8][compacted:1]}.
+ *
+ * @param pointer   the {@link BucketPointer} of the bucket's record: its segment number and byte offset
+ * @param length    the record's payload length, in bytes
+ * @param low       the smallest key of the bucket's rows
+ * @param high      the largest key of the bucket's rows (inclusive)
+ * @param count     the number of rows in the bucket
+ * @param maxRowId  the largest row id among the bucket's rows
+ * @param compacted whether the bucket is compacted (§3.3): written from one leaf interval, or sorted
  */
 public record BucketEntry(long pointer, int length, long low, long high, int count, long maxRowId,
                           boolean compacted) {

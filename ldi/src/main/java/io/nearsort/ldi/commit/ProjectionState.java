@@ -19,6 +19,10 @@ public final class ProjectionState {
     private long activeEnd;
     private int nextSegment;
 
+    /** The state before any commit: no live bucket; the active segment, its end and the next segment number all 0. */
+    public ProjectionState() {
+    }
+
     /** Applies one commit's changes; an inconsistent change is reported as {@link IllegalStateException}. */
     void apply(final ProjectionCommit c) {
         for (BucketEntry e : c.added()) {

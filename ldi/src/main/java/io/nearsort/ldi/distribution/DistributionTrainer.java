@@ -130,7 +130,13 @@ public final class DistributionTrainer {
         }
     }
 
-    /** The result of training: interval lows, the last interval's high and the training load per interval. */
+    /**
+     * The result of training: interval lows, the last interval's high and the training load per interval.
+     *
+     * @param lows     each interval's smallest key, ascending
+     * @param lastHigh the last interval's largest key (inclusive): the largest key of the training prefix
+     * @param loads    each interval's training tuples, parallel to {@code lows}
+     */
     public record Trained(long[] lows, long lastHigh, long[] loads) {
         /**
          * Copies both arrays, so the result does not change with the arrays given.

@@ -16,6 +16,8 @@ public final class IntervalBTree {
     @FunctionalInterface
     public interface Visitor {
         /**
+         * Receives one interval that matches the search.
+         *
          * @param low   the interval's low end
          * @param high  the interval's high end (inclusive)
          * @param value what was stored with it (the column store stores the bucket's number)

@@ -52,6 +52,9 @@ public final class IoHandler implements AutoCloseable {
     }
 
     /**
+     * Creates a handler whose reads are issued by {@code threads} readers: a pool of daemon threads, or the calling
+     * thread alone when {@code threads} is 1.
+     *
      * @param threads    reader threads, at least 1 (1 reads on the calling thread: the paper's plain LDI)
      * @param theta      θ of Eq. 8, at least 1
      * @param thetaGroup g, the buckets of the group θ was measured with, at least 2
@@ -120,7 +123,11 @@ public final class IoHandler implements AutoCloseable {
         }
     }
 
-    /** Work done inside a phase. */
+    /**
+     * Work done inside a phase.
+     *
+     * @param <T> the type of the work's result
+     */
     @FunctionalInterface
     public interface IoWork<T> {
         /**

@@ -4,6 +4,11 @@ package io.nearsort.ldi.projection;
  * count, sum, min and max of one numeric column over a key range. {@code sum}, {@code min} and {@code max} are
  * doubles: a LONG column is summed exactly in a {@code long} and converted once (beyond 2^53, or when the long sum
  * overflows, precision is lost); on no rows, {@code count} is 0, {@code sum} 0 and {@code min}/{@code max} NaN.
+ *
+ * @param count the number of rows aggregated, at least 0
+ * @param sum   the sum of the column's values over those rows; 0 on no rows
+ * @param min   the smallest of the column's values; NaN on no rows
+ * @param max   the largest of the column's values; NaN on no rows
  */
 public record Aggregate(long count, double sum, double min, double max) {
 
