@@ -1,5 +1,6 @@
 package io.nearsort.labtree;
 
+import io.nearsort.core.io.FileIo;
 import io.nearsort.core.sortedness.StableMergeSort;
 import io.nearsort.labtree.batch.UpdateBuffer;
 import io.nearsort.labtree.leaf.LeafCapacity;
@@ -395,6 +396,7 @@ public final class LabArray extends PagedStructure {
         private FlushPolicy flushPolicy = FlushPolicy.ALL;
         private int pageInfoCache = -1;
         private long flushSeed = 42;
+        private FileIo fileIo = FileIo.standard();
 
         private Builder(final Path path) {
             this.path = Objects.requireNonNull(path, "path");
@@ -556,6 +558,22 @@ public final class LabArray extends PagedStructure {
         }
 
         /**
+         * How the array's file and its journal are opened, renamed and deleted (default {@link FileIo#standard()}):
+         * the seam through which tests inject I/O faults (issue 22, {@link io.nearsort.core.io.FaultInjectingFileIo}).
+         *
+         * @param io the file system access to use, not null
+         * @return this builder
+         * @throws IllegalArgumentException if {@code io} is null
+         */
+        public Builder fileIo(final FileIo io) {
+            if (io == null) {
+                throw new IllegalArgumentException("fileIo must not be null");
+            }
+            this.fileIo = io;
+            return this;
+        }
+
+        /**
          * Creates or opens the array.
          *
          * @return the open array; close it to commit and release the file
@@ -575,7 +593,7 @@ public final class LabArray extends PagedStructure {
             } else if (leafFormat != null) {
                 capacity = ArrayFile.capacityFor(pageSize, format);
             }
-            final BufferPool pool = BufferPool.open(path, pageSize, directIo, bufferPoolPages);
+            final BufferPool pool = BufferPool.open(path, pageSize, directIo, bufferPoolPages, fileIo);
             try {
                 final ArrayFile file = ArrayFile.open(pool, new ArrayFile.Definition(shape, linearization.name(),
                         capacity, splitStrategy, defaultValue), layout.size(), ArrayFile.capacityFor(pageSize, format));
