@@ -26,10 +26,17 @@ import java.util.Objects;
  * pool evicts pages) but go to the journal {@code <file>.journal} until the next flush commits them. The file must
  * not be opened by two processes at once.
  *
- * <p>Errors: every I/O failure is an {@link UncheckedIOException}. A page or header that fails its checksum, or a
- * page that holds another page, is one whose cause is an {@link io.nearsort.core.CorruptFileException} naming the
- * file, the page and its byte offset (the type the LDI column store throws as it is); nothing read from it is
- * returned as data.
+ * <p>Errors: every I/O failure is an {@link UncheckedIOException} naming the file. A page or header that fails its
+ * checksum, or a page that holds another page, is one whose cause is an {@link io.nearsort.core.CorruptFileException}
+ * naming the file, the page and its byte offset (the type the LDI column store throws as it is); nothing read from
+ * it is returned as data. A read that fails leaves the array usable; a write, a flush or an iteration that had to
+ * flush the update buffer that fails leaves it refusing every further use with an {@link IllegalStateException}
+ * naming the file, and {@link #close()} then releases it without committing (it throws an
+ * {@link IllegalStateException} saying so): reopening gives the last flush, or the flush that failed if it had
+ * passed its commit point.
+ *
+ * <p>I/O faults: files are opened, renamed and deleted through the builder's {@link Builder#fileIo(FileIo)}, which
+ * tests use to inject faults ({@code docs/reliability.md}, "I/O faults").
  *
  * <pre>{@code
  * try (LabArray a = LabArray.builder(path).shape(rows, cols).linearization(Linearization.rowMajor())
@@ -59,11 +66,16 @@ public final class LabArray extends PagedStructure {
         return buffer != null && buffer.contains(key) ? buffer.get(key, Double.NaN) : file.tree().get(key);
     }
 
+    /** A change fails as a whole: if it throws midway the array refuses further use (see {@link #flush()}). */
     private void write(final long key, final double value) {
-        if (buffer == null) {
-            file.tree().set(key, value);
-        } else {
-            buffer.put(key, value);
+        try {
+            if (buffer == null) {
+                file.tree().set(key, value);
+            } else {
+                buffer.put(key, value);
+            }
+        } catch (final RuntimeException e) {
+            throw failed(e);
         }
     }
 
@@ -158,7 +170,11 @@ public final class LabArray extends PagedStructure {
         final long[] c = new long[layout.shape().length];
         final boolean sameOrder = accessOrder.name().equals(file.linearization());
         if (buffer != null) {
-            buffer.flushAll(); // iteration scans the tree's leaves
+            try {
+                buffer.flushAll(); // iteration scans the tree's leaves
+            } catch (final RuntimeException e) {
+                throw failed(e);
+            }
         }
         visiting = true;
         try {

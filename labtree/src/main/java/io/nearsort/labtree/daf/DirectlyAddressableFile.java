@@ -216,11 +216,15 @@ public final class DirectlyAddressableFile extends PagedStructure {
         checkOpen();
         final long block = key / perPage;
         final BufferPool.Frame frame;
-        if (present.get((int) block)) {
-            frame = pool.pin(pageOf(block));
-        } else {
-            frame = pool.pinUnwritten(pageOf(block));
-            present.set((int) block);
+        try {
+            if (present.get((int) block)) {
+                frame = pool.pin(pageOf(block));
+            } else {
+                frame = pool.pinUnwritten(pageOf(block));
+                present.set((int) block);
+            }
+        } catch (final RuntimeException e) {
+            throw failed(e); // the page may be allocated but never written: refuse further use (PagedStructure)
         }
         frame.payload().putDouble((int) (key % perPage) * Double.BYTES, value);
         frame.markDirty();

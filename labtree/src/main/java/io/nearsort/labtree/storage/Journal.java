@@ -129,6 +129,15 @@ final class Journal implements AutoCloseable {
         }
     }
 
+    /**
+     * After a commit failed before its commit point: empties the journal so that no commit record in it can be
+     * replayed, and lets {@link #close()} delete it. The slots are gone, so the file must refuse further use.
+     */
+    void discard() throws IOException {
+        channel.truncate(0);
+        pending = false;
+    }
+
     /** Step 4: an empty journal for the next commit. */
     void reset() throws IOException {
         channel.truncate(0);

@@ -60,6 +60,8 @@ public final class PageFile implements AutoCloseable {
     private boolean unforced;
     /** Why a commit failed, after which the file refuses use (its journal is kept for recovery at reopen). */
     private String failedCommit;
+    /** Whether the failed commit had passed its commit point (reopening the file completes it). */
+    private boolean failedCommitDurable;
     private boolean closed;
 
     /** The committed state the header records. */
@@ -184,12 +186,21 @@ public final class PageFile implements AutoCloseable {
             page.putLong(i, 0);
         }
         FileHeaderDescriptor.encode(page, page.capacity(), 0, 0);
-        try (FileChannel channel = io.open(aside, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            writeFully(channel, page, 0, page.capacity());
-            channel.force(true);
+        try {
+            try (FileChannel channel = io.open(aside, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                writeFully(channel, page, 0, page.capacity());
+                channel.force(true);
+            }
+            io.move(aside, path, StandardCopyOption.ATOMIC_MOVE);
+        } catch (final IOException | RuntimeException e) {
+            try {
+                io.deleteIfExists(aside); // no half-written file left behind; the next open creates it afresh
+            } catch (final IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
         }
-        io.move(aside, path, StandardCopyOption.ATOMIC_MOVE);
     }
 
     /**
@@ -436,13 +447,15 @@ public final class PageFile implements AutoCloseable {
         if (!changed) {
             return;
         }
+        final long next = generation + 1;
+        boolean durable = false;
         try {
             if (unforced) {
                 channel.force(true); // pages past the last commit, written in place: durable before the commit
                 unforced = false;
             }
-            final long next = generation + 1;
             journal.commit(next, pageCount, headerBuffer);
+            durable = true;
             journal.checkpoint(channel, headerBuffer);
             for (int i = 0; i < pageSize; i += Long.BYTES) {
                 headerBuffer.putLong(i, 0);
@@ -456,8 +469,35 @@ public final class PageFile implements AutoCloseable {
             changed = false;
         } catch (final IOException | RuntimeException e) {
             failedCommit = e.toString();
-            throw e;
+            failedCommitDurable = durable;
+            if (!durable) {
+                // The commit record may be complete in the journal though its force failed (the operating system
+                // keeps written pages whatever fsync says): drop it, so that reopening cannot apply a commit this
+                // call reports as failed.
+                try {
+                    journal.discard();
+                } catch (final IOException | RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            if (e instanceof CorruptFileException || !(e instanceof IOException failure)) {
+                throw e;
+            }
+            throw new IOException(path + ": commit " + next + (durable
+                    ? " passed its commit point (its journal is durable) but did not complete; reopening the file "
+                    + "completes it: " : " failed before its commit point; the file stays at commit " + generation
+                    + ": ") + failure.getMessage(), failure);
         }
+    }
+
+    /**
+     * Whether the commit that failed had passed its commit point, so that reopening the file completes it (its
+     * changes are durable); false while no commit failed.
+     *
+     * @return true when reopening the file gives the failed commit's state, false when it gives the one before
+     */
+    public boolean failedCommitDurable() {
+        return failedCommitDurable;
     }
 
     /**
