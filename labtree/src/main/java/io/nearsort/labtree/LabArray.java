@@ -1,5 +1,6 @@
 package io.nearsort.labtree;
 
+import io.nearsort.core.io.FileIo;
 import io.nearsort.core.sortedness.StableMergeSort;
 import io.nearsort.labtree.batch.UpdateBuffer;
 import io.nearsort.labtree.leaf.LeafCapacity;
@@ -25,10 +26,17 @@ import java.util.Objects;
  * pool evicts pages) but go to the journal {@code <file>.journal} until the next flush commits them. The file must
  * not be opened by two processes at once.
  *
- * <p>Errors: every I/O failure is an {@link UncheckedIOException}. A page or header that fails its checksum, or a
- * page that holds another page, is one whose cause is an {@link io.nearsort.core.CorruptFileException} naming the
- * file, the page and its byte offset (the type the LDI column store throws as it is); nothing read from it is
- * returned as data.
+ * <p>Errors: every I/O failure is an {@link UncheckedIOException} naming the file. A page or header that fails its
+ * checksum, or a page that holds another page, is one whose cause is an {@link io.nearsort.core.CorruptFileException}
+ * naming the file, the page and its byte offset (the type the LDI column store throws as it is); nothing read from
+ * it is returned as data. A read that fails leaves the array usable; a write, a flush or an iteration that had to
+ * flush the update buffer that fails leaves it refusing every further use with an {@link IllegalStateException}
+ * naming the file, and {@link #close()} then releases it without committing (it throws an
+ * {@link IllegalStateException} saying so): reopening gives the last flush, or the flush that failed if it had
+ * passed its commit point.
+ *
+ * <p>I/O faults: files are opened, renamed and deleted through the builder's {@link Builder#fileIo(FileIo)}, which
+ * tests use to inject faults ({@code docs/reliability.md}, "I/O faults").
  *
  * <pre>{@code
  * try (LabArray a = LabArray.builder(path).shape(rows, cols).linearization(Linearization.rowMajor())
@@ -58,11 +66,16 @@ public final class LabArray extends PagedStructure {
         return buffer != null && buffer.contains(key) ? buffer.get(key, Double.NaN) : file.tree().get(key);
     }
 
+    /** A change fails as a whole: if it throws midway the array refuses further use (see {@link #flush()}). */
     private void write(final long key, final double value) {
-        if (buffer == null) {
-            file.tree().set(key, value);
-        } else {
-            buffer.put(key, value);
+        try {
+            if (buffer == null) {
+                file.tree().set(key, value);
+            } else {
+                buffer.put(key, value);
+            }
+        } catch (final RuntimeException e) {
+            throw failed(e);
         }
     }
 
@@ -157,7 +170,11 @@ public final class LabArray extends PagedStructure {
         final long[] c = new long[layout.shape().length];
         final boolean sameOrder = accessOrder.name().equals(file.linearization());
         if (buffer != null) {
-            buffer.flushAll(); // iteration scans the tree's leaves
+            try {
+                buffer.flushAll(); // iteration scans the tree's leaves
+            } catch (final RuntimeException e) {
+                throw failed(e);
+            }
         }
         visiting = true;
         try {
@@ -395,6 +412,7 @@ public final class LabArray extends PagedStructure {
         private FlushPolicy flushPolicy = FlushPolicy.ALL;
         private int pageInfoCache = -1;
         private long flushSeed = 42;
+        private FileIo fileIo = FileIo.standard();
 
         private Builder(final Path path) {
             this.path = Objects.requireNonNull(path, "path");
@@ -556,6 +574,22 @@ public final class LabArray extends PagedStructure {
         }
 
         /**
+         * How the array's file and its journal are opened, renamed and deleted (default {@link FileIo#standard()}):
+         * the seam through which tests inject I/O faults (issue 22, {@link io.nearsort.core.io.FaultInjectingFileIo}).
+         *
+         * @param io the file system access to use, not null
+         * @return this builder
+         * @throws IllegalArgumentException if {@code io} is null
+         */
+        public Builder fileIo(final FileIo io) {
+            if (io == null) {
+                throw new IllegalArgumentException("fileIo must not be null");
+            }
+            this.fileIo = io;
+            return this;
+        }
+
+        /**
          * Creates or opens the array.
          *
          * @return the open array; close it to commit and release the file
@@ -575,7 +609,7 @@ public final class LabArray extends PagedStructure {
             } else if (leafFormat != null) {
                 capacity = ArrayFile.capacityFor(pageSize, format);
             }
-            final BufferPool pool = BufferPool.open(path, pageSize, directIo, bufferPoolPages);
+            final BufferPool pool = BufferPool.open(path, pageSize, directIo, bufferPoolPages, fileIo);
             try {
                 final ArrayFile file = ArrayFile.open(pool, new ArrayFile.Definition(shape, linearization.name(),
                         capacity, splitStrategy, defaultValue), layout.size(), ArrayFile.capacityFor(pageSize, format));

@@ -1,6 +1,7 @@
 package io.nearsort.labtree.daf;
 
 import io.nearsort.core.CorruptFileException;
+import io.nearsort.core.io.FileIo;
 import io.nearsort.labtree.Linearization;
 import io.nearsort.labtree.linearization.Layout;
 import io.nearsort.labtree.storage.BufferPool;
@@ -55,8 +56,30 @@ public final class DirectlyAddressableFile extends PagedStructure {
      */
     public static DirectlyAddressableFile open(final Path path, final Linearization linearization, final int pageSize,
                                                final int bufferPoolPages, final long... shape) {
+        return open(path, linearization, pageSize, bufferPoolPages, FileIo.standard(), shape);
+    }
+
+    /**
+     * Creates or opens the DAF at {@code path} as {@link #open(Path, Linearization, int, int, long...)} does,
+     * reaching its page file and journal through {@code io} (issue 22's I/O-fault seam).
+     *
+     * @param path            the page file, created if missing
+     * @param linearization   the storage layout f; an existing file must have been created with the same one
+     * @param pageSize        bytes per page, a power of two from {@value PageFile#MIN_PAGE_SIZE} to
+     *                        {@value PageFile#MAX_PAGE_SIZE}
+     * @param bufferPoolPages the buffer pool's capacity in pages, at least 2
+     * @param io              how the files are opened, renamed and deleted, not null
+     * @param shape           one extent per dimension, each >= 1; must match an existing file's
+     * @return the open file, owning its buffer pool
+     * @throws IllegalArgumentException if an existing file describes another array, or {@code io} is null
+     */
+    public static DirectlyAddressableFile open(final Path path, final Linearization linearization, final int pageSize,
+                                               final int bufferPoolPages, final FileIo io, final long... shape) {
+        if (io == null) {
+            throw new IllegalArgumentException("io must not be null");
+        }
         final Layout layout = linearization.layout(shape);
-        final BufferPool pool = BufferPool.open(path, pageSize, true, bufferPoolPages);
+        final BufferPool pool = BufferPool.open(path, pageSize, true, bufferPoolPages, io);
         try {
             final int payload = PageTrailerDescriptor.payloadSize(pageSize);
             final long blocks = (layout.size() + payload / Double.BYTES - 1) / (payload / Double.BYTES);
@@ -193,11 +216,15 @@ public final class DirectlyAddressableFile extends PagedStructure {
         checkOpen();
         final long block = key / perPage;
         final BufferPool.Frame frame;
-        if (present.get((int) block)) {
-            frame = pool.pin(pageOf(block));
-        } else {
-            frame = pool.pinUnwritten(pageOf(block));
-            present.set((int) block);
+        try {
+            if (present.get((int) block)) {
+                frame = pool.pin(pageOf(block));
+            } else {
+                frame = pool.pinUnwritten(pageOf(block));
+                present.set((int) block);
+            }
+        } catch (final RuntimeException e) {
+            throw failed(e); // the page may be allocated but never written: refuse further use (PagedStructure)
         }
         frame.payload().putDouble((int) (key % perPage) * Double.BYTES, value);
         frame.markDirty();

@@ -94,11 +94,32 @@ public final class BufferPool implements AutoCloseable {
      */
     public static BufferPool open(final java.nio.file.Path path, final int pageSize, final boolean directIo,
                                   final int frames) {
+        return open(path, pageSize, directIo, frames, io.nearsort.core.io.FileIo.standard());
+    }
+
+    /**
+     * Opens (or creates) the page file at {@code path} behind a pool of {@code frames} pages, reaching the file and
+     * its journal through {@code io}.
+     *
+     * @param path     the page file
+     * @param pageSize bytes per page, a power of two from {@value PageFile#MIN_PAGE_SIZE} to
+     *                 {@value PageFile#MAX_PAGE_SIZE}; must match an existing file's
+     * @param directIo whether to try O_DIRECT (buffered I/O where the file system refuses it)
+     * @param frames   the pool's capacity in pages, at least 2
+     * @param io       how the file and its journal are opened, renamed and deleted, not null
+     * @return the open pool, owning the file
+     * @throws IllegalArgumentException     if {@code frames} is below 2 or {@code pageSize} is invalid or differs
+     *                                       from the existing file's
+     * @throws java.io.UncheckedIOException if the file cannot be opened, or (caused by a
+     *                                       {@link io.nearsort.core.CorruptFileException}) is corrupt
+     */
+    public static BufferPool open(final java.nio.file.Path path, final int pageSize, final boolean directIo,
+                                  final int frames, final io.nearsort.core.io.FileIo io) {
         if (frames < 2) {
             throw new IllegalArgumentException("bufferPoolPages must be >= 2 (got: " + frames + ")");
         }
         try {
-            return new BufferPool(PageFile.open(path, pageSize, directIo), frames);
+            return new BufferPool(PageFile.open(path, pageSize, directIo, io), frames);
         } catch (final io.nearsort.core.CorruptFileException e) {
             throw PageFile.unchecked(e);
         } catch (final IOException e) {

@@ -1,6 +1,7 @@
 package io.nearsort.labtree.storage;
 
 import io.nearsort.core.CorruptFileException;
+import io.nearsort.core.io.FileIo;
 import org.agrona.collections.Long2LongHashMap;
 
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.util.zip.CRC32C;
  * into the file. Confined to the file's thread.
  */
 final class Journal implements AutoCloseable {
+    private final FileIo io;
     private final Path path;
     private final int pageSize;
     private final FileChannel channel;
@@ -29,7 +31,8 @@ final class Journal implements AutoCloseable {
     /** A commit record is in the journal and not yet checkpointed: the journal must outlive this process. */
     private boolean pending;
 
-    private Journal(final Path path, final int pageSize, final FileChannel channel) {
+    private Journal(final FileIo io, final Path path, final int pageSize, final FileChannel channel) {
+        this.io = io;
         this.path = path;
         this.pageSize = pageSize;
         this.channel = channel;
@@ -39,10 +42,10 @@ final class Journal implements AutoCloseable {
         return file.resolveSibling(file.getFileName() + JournalDescriptor.SUFFIX);
     }
 
-    /** An empty journal for {@code file} (recovery has run). */
-    static Journal create(final Path file, final int pageSize) throws IOException {
+    /** An empty journal for {@code file} (recovery has run), opened through {@code io}. */
+    static Journal create(final FileIo io, final Path file, final int pageSize) throws IOException {
         final Path path = pathOf(file);
-        return new Journal(path, pageSize, FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE,
+        return new Journal(io, path, pageSize, io.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE,
                 StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING));
     }
 
@@ -126,6 +129,15 @@ final class Journal implements AutoCloseable {
         }
     }
 
+    /**
+     * After a commit failed before its commit point: empties the journal so that no commit record in it can be
+     * replayed, and lets {@link #close()} delete it. The slots are gone, so the file must refuse further use.
+     */
+    void discard() throws IOException {
+        channel.truncate(0);
+        pending = false;
+    }
+
     /** Step 4: an empty journal for the next commit. */
     void reset() throws IOException {
         channel.truncate(0);
@@ -139,7 +151,7 @@ final class Journal implements AutoCloseable {
     public void close() throws IOException {
         channel.close();
         if (!pending) {
-            Files.deleteIfExists(path);
+            io.deleteIfExists(path);
         }
     }
 
@@ -147,18 +159,18 @@ final class Journal implements AutoCloseable {
      * Recovery at open: replays the journal of {@code file} into it if it holds a complete commit not older than
      * the file's header ({@code headerGeneration}, -1 when the header is unreadable; {@code filePageSize} from the
      * header, or the caller's when unreadable), then deletes the journal. Reads through {@code scratch}, a page
-     * buffer.
+     * buffer; opens and deletes the journal through {@code io}.
      *
      * @return whether a journal was found (the file was not closed, so pages past its header's count are
      *         uncommitted)
      */
-    static boolean recover(final Path file, final FileChannel fileChannel, final long headerGeneration,
+    static boolean recover(final FileIo io, final Path file, final FileChannel fileChannel, final long headerGeneration,
                            final int filePageSize, final ByteBuffer scratch) throws IOException {
         final Path path = pathOf(file);
         if (!Files.exists(path)) {
             return false;
         }
-        try (FileChannel journal = FileChannel.open(path, StandardOpenOption.READ)) {
+        try (FileChannel journal = io.open(path, StandardOpenOption.READ)) {
             final Recovered commit = readCommit(journal, path, filePageSize, scratch);
             if (commit != null && commit.generation >= headerGeneration) {
                 for (int s = 1; s <= commit.slotCount; s++) {
@@ -177,7 +189,7 @@ final class Journal implements AutoCloseable {
                 fileChannel.force(true);
             }
         }
-        Files.delete(path);
+        io.deleteIfExists(path);
         return true;
     }
 

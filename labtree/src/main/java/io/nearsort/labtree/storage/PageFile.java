@@ -2,6 +2,7 @@ package io.nearsort.labtree.storage;
 
 
 import io.nearsort.core.CorruptFileException;
+import io.nearsort.core.io.FileIo;
 import io.nearsort.core.memory.UnsafeAccess;
 
 import java.io.IOException;
@@ -13,6 +14,7 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Objects;
 
 /**
  * A file of fixed-size pages (LAB-tree's storage, Remark B.5: own buffer pool over 8 KiB pages, file-system caching
@@ -26,6 +28,10 @@ import java.nio.file.StandardOpenOption;
  * at any moment leaves a file that opens at its last completed {@code sync()}: {@link #open} replays a committed
  * journal or discards an uncommitted one. A new file appears with its header complete (written aside, then
  * renamed). The journal is deleted by {@link #close()}. Two processes must not open one file at a time.
+ *
+ * <p>Every file is opened, renamed and deleted through the {@link FileIo} given to {@link #open} (issue 22's
+ * I/O-fault seam); only metadata ({@link Files#exists}, {@link Files#size}, the file store) is asked of
+ * {@link Files} directly.
  */
 public final class PageFile implements AutoCloseable {
     /** Smallest page: a trailer needs room, and O_DIRECT needs 512-byte alignment. */
@@ -37,6 +43,7 @@ public final class PageFile implements AutoCloseable {
 
     private final Path path;
     private final int pageSize;
+    private final FileIo io;
     private final FileChannel channel;
     private final Journal journal;
     private final boolean directIo;
@@ -53,17 +60,20 @@ public final class PageFile implements AutoCloseable {
     private boolean unforced;
     /** Why a commit failed, after which the file refuses use (its journal is kept for recovery at reopen). */
     private String failedCommit;
+    /** Whether the failed commit had passed its commit point (reopening the file completes it). */
+    private boolean failedCommitDurable;
     private boolean closed;
 
     /** The committed state the header records. */
     private record Header(int pageSize, long pageCount, long generation) {
     }
 
-    private PageFile(final Path path, final int pageSize, final FileChannel channel, final Journal journal,
-                     final boolean directIo, final String directIoNotice, final AlignedBuffer header,
-                     final Header committed) {
+    private PageFile(final Path path, final int pageSize, final FileIo io, final FileChannel channel,
+                     final Journal journal, final boolean directIo, final String directIoNotice,
+                     final AlignedBuffer header, final Header committed) {
         this.path = path;
         this.pageSize = pageSize;
+        this.io = io;
         this.channel = channel;
         this.journal = journal;
         this.directIo = directIo;
@@ -89,6 +99,27 @@ public final class PageFile implements AutoCloseable {
      *                               page buffers needs (checked before the file is touched)
      */
     public static PageFile open(final Path path, final int pageSize, final boolean tryDirectIo) throws IOException {
+        return open(path, pageSize, tryDirectIo, FileIo.standard());
+    }
+
+    /**
+     * Opens {@code path} as {@link #open(Path, int, boolean)} does, reaching the file and its journal through
+     * {@code io}.
+     *
+     * @param path        the file; its journal lives next to it
+     * @param pageSize    bytes per page, a power of two from {@value #MIN_PAGE_SIZE} to {@value #MAX_PAGE_SIZE}
+     * @param tryDirectIo whether to try O_DIRECT; buffered I/O is used where it is refused or when false
+     * @param io          how the file and its journal are opened, renamed and deleted, not null
+     * @return the open file, at its last commit
+     * @throws IOException              if the file cannot be created, recovered or opened
+     * @throws IllegalArgumentException if {@code pageSize} is out of range or differs from an existing file's
+     * @throws CorruptFileException     if an existing file has a bad header or is shorter than its header says
+     * @throws IllegalStateException    if the JVM lacks {@value UnsafeAccess#REQUIRED_FLAG}, which releasing the
+     *                                  page buffers needs (checked before the file is touched)
+     */
+    public static PageFile open(final Path path, final int pageSize, final boolean tryDirectIo, final FileIo io)
+            throws IOException {
+        Objects.requireNonNull(io, "io");
         if (pageSize < MIN_PAGE_SIZE || pageSize > MAX_PAGE_SIZE || Integer.bitCount(pageSize) != 1) {
             throw new IllegalArgumentException("pageSize must be a power of two in [" + MIN_PAGE_SIZE + ", "
                     + MAX_PAGE_SIZE + "] (got: " + pageSize + ")");
@@ -98,17 +129,17 @@ public final class PageFile implements AutoCloseable {
         FileChannel channel = null;
         try {
             if (!Files.exists(path)) {
-                Files.deleteIfExists(Journal.pathOf(path)); // a journal without its file belongs to nothing
-                create(path, header.page());
+                io.deleteIfExists(Journal.pathOf(path)); // a journal without its file belongs to nothing
+                create(io, path, header.page());
             }
-            final Header committed = recover(path, pageSize, header.page());
+            final Header committed = recover(io, path, pageSize, header.page());
             final OpenOption[] options = {StandardOpenOption.READ, StandardOpenOption.WRITE};
             String notice = null;
             if (tryDirectIo) {
                 try {
                     final OpenOption[] direct = java.util.Arrays.copyOf(options, options.length + 1);
                     direct[options.length] = directOption();
-                    channel = FileChannel.open(path, direct);
+                    channel = io.open(path, direct);
                     final long blockSize = Files.getFileStore(path).getBlockSize();
                     if (pageSize % blockSize != 0 || ALIGNMENT % blockSize != 0) {
                         channel.close();
@@ -127,9 +158,9 @@ public final class PageFile implements AutoCloseable {
             }
             final boolean direct = channel != null;
             if (channel == null) {
-                channel = FileChannel.open(path, options);
+                channel = io.open(path, options);
             }
-            return new PageFile(path, pageSize, channel, Journal.create(path, pageSize), direct,
+            return new PageFile(path, pageSize, io, channel, Journal.create(io, path, pageSize), direct,
                     direct ? null : notice, header, committed);
         } catch (final IOException | RuntimeException | Error e) {
             final ReleaseChain release = new ReleaseChain().run(header::free);
@@ -149,18 +180,27 @@ public final class PageFile implements AutoCloseable {
      * A new file is written aside and renamed, so that a process killed while creating it leaves either no file or
      * an empty one with a complete header.
      */
-    private static void create(final Path path, final ByteBuffer page) throws IOException {
+    private static void create(final FileIo io, final Path path, final ByteBuffer page) throws IOException {
         final Path aside = path.resolveSibling(path.getFileName() + ".new");
         for (int i = 0; i < page.capacity(); i += Long.BYTES) {
             page.putLong(i, 0);
         }
         FileHeaderDescriptor.encode(page, page.capacity(), 0, 0);
-        try (FileChannel channel = FileChannel.open(aside, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            writeFully(channel, page, 0, page.capacity());
-            channel.force(true);
+        try {
+            try (FileChannel channel = io.open(aside, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                writeFully(channel, page, 0, page.capacity());
+                channel.force(true);
+            }
+            io.move(aside, path, StandardCopyOption.ATOMIC_MOVE);
+        } catch (final IOException | RuntimeException e) {
+            try {
+                io.deleteIfExists(aside); // no half-written file left behind; the next open creates it afresh
+            } catch (final IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
         }
-        Files.move(aside, path, StandardCopyOption.ATOMIC_MOVE);
     }
 
     /**
@@ -168,8 +208,9 @@ public final class PageFile implements AutoCloseable {
      * replaying or discarding a journal left by a process that did not close the file ({@link JournalDescriptor}),
      * and cuts off pages past the commit that such a process wrote.
      */
-    private static Header recover(final Path path, final int pageSize, final ByteBuffer scratch) throws IOException {
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+    private static Header recover(final FileIo io, final Path path, final int pageSize, final ByteBuffer scratch)
+            throws IOException {
+        try (FileChannel channel = io.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             Header header = null;
             CorruptFileException unreadable = null;
             try {
@@ -177,7 +218,7 @@ public final class PageFile implements AutoCloseable {
             } catch (final CorruptFileException e) {
                 unreadable = e; // a commit in the journal may rewrite it
             }
-            final boolean crashed = Journal.recover(path, channel, header == null ? -1 : header.generation(),
+            final boolean crashed = Journal.recover(io, path, channel, header == null ? -1 : header.generation(),
                     pageSize, scratch);
             if (crashed) {
                 header = readHeader(path, channel, pageSize, scratch);
@@ -406,13 +447,15 @@ public final class PageFile implements AutoCloseable {
         if (!changed) {
             return;
         }
+        final long next = generation + 1;
+        boolean durable = false;
         try {
             if (unforced) {
                 channel.force(true); // pages past the last commit, written in place: durable before the commit
                 unforced = false;
             }
-            final long next = generation + 1;
             journal.commit(next, pageCount, headerBuffer);
+            durable = true;
             journal.checkpoint(channel, headerBuffer);
             for (int i = 0; i < pageSize; i += Long.BYTES) {
                 headerBuffer.putLong(i, 0);
@@ -426,8 +469,35 @@ public final class PageFile implements AutoCloseable {
             changed = false;
         } catch (final IOException | RuntimeException e) {
             failedCommit = e.toString();
-            throw e;
+            failedCommitDurable = durable;
+            if (!durable) {
+                // The commit record may be complete in the journal though its force failed (the operating system
+                // keeps written pages whatever fsync says): drop it, so that reopening cannot apply a commit this
+                // call reports as failed.
+                try {
+                    journal.discard();
+                } catch (final IOException | RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            if (e instanceof CorruptFileException || !(e instanceof IOException failure)) {
+                throw e;
+            }
+            throw new IOException(path + ": commit " + next + (durable
+                    ? " passed its commit point (its journal is durable) but did not complete; reopening the file "
+                    + "completes it: " : " failed before its commit point; the file stays at commit " + generation
+                    + ": ") + failure.getMessage(), failure);
         }
+    }
+
+    /**
+     * Whether the commit that failed had passed its commit point, so that reopening the file completes it (its
+     * changes are durable); false while no commit failed.
+     *
+     * @return true when reopening the file gives the failed commit's state, false when it gives the one before
+     */
+    public boolean failedCommitDurable() {
+        return failedCommitDurable;
     }
 
     /**
