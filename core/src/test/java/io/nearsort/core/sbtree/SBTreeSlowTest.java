@@ -59,6 +59,34 @@ class SBTreeSlowTest {
         }
     }
 
+    /**
+     * The concurrency tests, repeated with new seeds for {@code nearsort.soak.minutes} minutes (default 10; issue
+     * 22's soak of every concurrent structure's multi-threaded oracle tests). Run it alone with
+     * {@code -Dtest=SBTreeSlowTest#soak}.
+     */
+    @Test
+    void soak() throws Exception {
+        final long end = System.nanoTime()
+                + (long) (Double.parseDouble(System.getProperty("nearsort.soak.minutes", "10")) * 60e9);
+        final SBTreeConcurrencyTest tests = new SBTreeConcurrencyTest();
+        int rounds = 0;
+        while (System.nanoTime() < end) {
+            tests.seedOffset = 7_000_001L * ++rounds;
+            for (final int maxBlocks : new int[] {1, 3, 16}) {
+                tests.perThreadKeySpaces(maxBlocks);
+            }
+            tests.sharedKeysLatestWriteWins(512);
+            tests.sharedKeysLatestWriteWins(4096);
+            tests.aCompletedWriteIsVisibleToEveryThread();
+            tests.scansAreWeaklyConsistent();
+            for (final int delayed : new int[] {0, 10, 50}) {
+                tests.timeSeriesIngestedByManyThreads(delayed);
+            }
+            tests.retentionDeletesWhileIngesting();
+        }
+        System.out.println("soak: SB-Tree concurrency tests: " + rounds + " rounds, every one agreeing with its oracles");
+    }
+
     /** close() racing writers, readers and scans, 200 times. */
     @Test
     void closeRacingEveryOperation() throws Exception {

@@ -26,6 +26,8 @@ class SortednessAwareIndexConcurrencyTest {
     private static final int WRITERS = 3;
     private static final int READERS = 2;
     private static final int OPERATIONS = 60_000;
+    /** Added to every seed: 0 in the default run, another value per round of {@link SwareSoakTest}. */
+    long seedOffset;
 
     @Test
     void concurrentWritersAndReadersAgreeWithPerThreadOracles() throws InterruptedException {
@@ -41,7 +43,7 @@ class SortednessAwareIndexConcurrencyTest {
                 final TreeMap<Long, Long> oracle = new TreeMap<>();
                 oracles.add(oracle);
                 threads.add(new Thread(() -> run(failures, start, () -> {
-                    final SplittableRandom random = new SplittableRandom(id);
+                    final SplittableRandom random = new SplittableRandom(seedOffset + id);
                     long clock = 0;
                     for (int op = 0; op < OPERATIONS; op++) {
                         // Near-sorted per writer: mostly increasing, sometimes late or a delete.
@@ -74,7 +76,7 @@ class SortednessAwareIndexConcurrencyTest {
             for (int r = 0; r < READERS; r++) {
                 final int id = r;
                 threads.add(new Thread(() -> run(failures, start, () -> {
-                    final SplittableRandom random = new SplittableRandom(100 + id);
+                    final SplittableRandom random = new SplittableRandom(seedOffset + 100 + id);
                     while (writing.get()) {
                         final long key = random.nextInt(OPERATIONS * WRITERS);
                         final long value = index.getOrDefault(key, Long.MIN_VALUE);

@@ -154,12 +154,14 @@ class SortednessAwareIndexOneWriterTest {
 
     private volatile int started;
     private volatile int done;
+    /** Added to every seed: 0 in the default run, another value per round of {@link SwareSoakTest}. */
+    long seedOffset;
 
     @ParameterizedTest(name = "{0}, {1}, buffer {2}")
     @MethodSource("modes")
     void readersSeeAPrefixOfTheWritersLog(final String structure, final Concurrency concurrency,
                                           final int bufferCapacity) throws InterruptedException {
-        final Log log = new Log(bufferCapacity);
+        final Log log = new Log(seedOffset + bufferCapacity);
         // 512-byte nodes: the Bε-tree's buffers (22 messages) flush at every level while readers read.
         final SortednessAwareIndexBuilder builder = structure.equals(BPLUS) ? Indexes.saBPlusTree()
                 : Indexes.saBeTree();
@@ -215,7 +217,7 @@ class SortednessAwareIndexOneWriterTest {
     }
 
     private void read(final SortednessAwareIndex index, final Log log, final long seed) {
-        final SplittableRandom random = new SplittableRandom(seed);
+        final SplittableRandom random = new SplittableRandom(seedOffset + seed);
         long reads = 0;
         while (done < OPERATIONS || reads < 1_000) {
             final int before = done;
