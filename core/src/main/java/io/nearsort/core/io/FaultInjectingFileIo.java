@@ -58,7 +58,11 @@ public final class FaultInjectingFileIo implements FileIo {
     public enum Fault {
         /** The call throws an {@link IOException}; nothing is read or written. */
         FAIL,
-        /** A write writes half its bytes, at least one, and returns that count (writes only). */
+        /**
+         * A write writes half its bytes, at least one, and returns that count (writes only). On a channel opened for
+         * direct I/O the half need not be a multiple of the device's block size, and the operating system then
+         * refuses it ({@code EINVAL}): test short writes on buffered channels.
+         */
         SHORT_WRITE,
         /** A read returns its bytes with one bit flipped (reads only). */
         FLIP_BIT
