@@ -1,6 +1,7 @@
 package io.nearsort.ldi.commit;
 
 import io.nearsort.core.CorruptFileException;
+import io.nearsort.core.io.FileIo;
 import io.nearsort.ldi.io.RecordFile;
 
 import java.io.IOException;
@@ -43,6 +44,7 @@ public final class Manifest implements AutoCloseable {
     /** The size below which a store's manifest is never rewritten. */
     public static final long DEFAULT_REWRITE_BYTES = 1 << 20;
 
+    private final FileIo io;
     private final Path dir;
     private final Path path;
     private final int retain;
@@ -63,7 +65,9 @@ public final class Manifest implements AutoCloseable {
     private record Retained(CommitPoint point, long start, long end, int[][] segments) {
     }
 
-    private Manifest(final Path dir, final int retain, final int projections, final long minRewriteBytes) {
+    private Manifest(final FileIo io, final Path dir, final int retain, final int projections,
+                     final long minRewriteBytes) {
+        this.io = io;
         this.dir = dir;
         this.minRewriteBytes = minRewriteBytes;
         this.path = dir.resolve(ManifestDescriptor.FILE);
@@ -97,19 +101,39 @@ public final class Manifest implements AutoCloseable {
      */
     public static Manifest create(final Path dir, final byte[] layout, final int projections, final int retain,
                                   final long minRewriteBytes) throws IOException {
+        return create(FileIo.standard(), dir, layout, projections, retain, minRewriteBytes);
+    }
+
+    /**
+     * {@link #create(Path, byte[], int, int, long)} through {@code io}: every file the manifest opens, renames or
+     * deletes, now and later, goes through it.
+     *
+     * @param io              how the manifest reaches its files
+     * @param dir             the new store's directory, which must exist
+     * @param layout          the table's encoding, stored as given
+     * @param projections     the number of projections, which every commit must cover
+     * @param retain          commits retained, at least 1
+     * @param minRewriteBytes the manifest is rewritten once it has grown to twice its size after the last rewrite,
+     *                        and at least to this
+     * @return the new manifest, opened for writing, with no commit
+     * @throws IOException when the manifest cannot be written, moved into place or made durable
+     * @throws IllegalArgumentException when {@code retain} is below 1
+     */
+    public static Manifest create(final FileIo io, final Path dir, final byte[] layout, final int projections,
+                                  final int retain, final long minRewriteBytes) throws IOException {
         checkRetain(retain);
         final Path tmp = dir.resolve(ManifestDescriptor.TEMP);
-        Files.deleteIfExists(tmp);
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        io.deleteIfExists(tmp);
+        try (FileChannel ch = io.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             RecordFile.writeFully(ch, ManifestDescriptor.header(), 0);
             final ByteBuffer payload = layoutRecord(layout);
             final long end = writeRecord(ch, ManifestDescriptor.RECORDS, payload);
             RecordFile.writeFully(ch, ManifestDescriptor.slot(1, end, 0, 1, 1), ManifestDescriptor.slotOffset(1));
             ch.force(true);
         }
-        Files.move(tmp, dir.resolve(ManifestDescriptor.FILE), StandardCopyOption.ATOMIC_MOVE);
-        syncDirectory(dir);
-        return open(dir, projections, retain, -1, minRewriteBytes);
+        io.move(tmp, dir.resolve(ManifestDescriptor.FILE), StandardCopyOption.ATOMIC_MOVE);
+        syncDirectory(io, dir);
+        return open(io, dir, projections, retain, -1, minRewriteBytes);
     }
 
     /**
@@ -129,9 +153,30 @@ public final class Manifest implements AutoCloseable {
      */
     public static Manifest open(final Path dir, final int projections, final int retain, final long target,
                                 final long minRewriteBytes) throws IOException {
+        return open(FileIo.standard(), dir, projections, retain, target, minRewriteBytes);
+    }
+
+    /**
+     * {@link #open(Path, int, int, long, long)} through {@code io}: every file the manifest opens, renames or
+     * deletes goes through it.
+     *
+     * @param io              how the manifest reaches its files
+     * @param dir             the store directory
+     * @param projections     the number of projections the store has; every commit must cover that many
+     * @param retain          commits retained, at least 1
+     * @param target          the id of the retained commit to open at, or -1 for the last complete one
+     * @param minRewriteBytes the manifest is rewritten once it has grown to twice its size after the last rewrite,
+     *                        and at least to this
+     * @return the manifest, opened for writing at the chosen commit
+     * @throws CorruptFileException     if a record before the last complete commit does not verify
+     * @throws IllegalArgumentException if {@code target} is not a retained commit, or {@code retain} is below 1
+     * @throws IOException              if the manifest cannot be opened, read, written or cut
+     */
+    public static Manifest open(final FileIo io, final Path dir, final int projections, final int retain,
+                                final long target, final long minRewriteBytes) throws IOException {
         checkRetain(retain);
-        final Manifest m = new Manifest(dir, retain, projections, minRewriteBytes);
-        m.channel = FileChannel.open(m.path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        final Manifest m = new Manifest(io, dir, retain, projections, minRewriteBytes);
+        m.channel = io.open(m.path, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
             m.load(target);
         } catch (IOException | RuntimeException e) {
@@ -144,14 +189,15 @@ public final class Manifest implements AutoCloseable {
     /**
      * The table's encoding from the manifest in {@code dir}, read without opening it for writing.
      *
+     * @param io  how the manifest is opened
      * @param dir the store directory
      * @return the layout bytes, as given at creation
      * @throws IOException when the manifest cannot be read; a {@link CorruptFileException} when its header or layout
      *         record does not verify
      */
-    public static byte[] readLayout(final Path dir) throws IOException {
+    public static byte[] readLayout(final FileIo io, final Path dir) throws IOException {
         final Path path = dir.resolve(ManifestDescriptor.FILE);
-        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+        try (FileChannel ch = io.open(path, StandardOpenOption.READ)) {
             final ByteBuffer header = ByteBuffer.allocate(ManifestDescriptor.PAGE).order(ByteOrder.LITTLE_ENDIAN);
             RecordFile.readFully(ch, header, 0, path);
             ManifestDescriptor.checkHeader(header, path);
@@ -476,9 +522,9 @@ public final class Manifest implements AutoCloseable {
         final Retained oldest = retained.peekFirst();
         final Replay base = replay(committedEnd, oldest.point.id());
         final Path tmp = dir.resolve(ManifestDescriptor.TEMP);
-        Files.deleteIfExists(tmp);
+        io.deleteIfExists(tmp);
         final long end;
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        try (FileChannel ch = io.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             RecordFile.writeFully(ch, ManifestDescriptor.header(), 0);
             long at = writeRecord(ch, ManifestDescriptor.RECORDS, layoutRecord(layout));
             final List<ProjectionCommit> snapshot = new ArrayList<>();
@@ -500,9 +546,9 @@ public final class Manifest implements AutoCloseable {
             ch.force(true);
         }
         channel.close();
-        Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        syncDirectory(dir);
-        channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        io.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        syncDirectory(io, dir);
+        channel = io.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
         sequence = 1;
         committedEnd = end;
         final Replay check = replay(end, -1);
@@ -598,11 +644,12 @@ public final class Manifest implements AutoCloseable {
     /**
      * Makes the directory entries of {@code dir} (new and renamed files) durable where the platform allows.
      *
+     * @param io  how the directory is opened
      * @param dir the directory to make durable
      * @throws IOException when the directory cannot be opened or forced (on Windows such a failure is ignored)
      */
-    public static void syncDirectory(final Path dir) throws IOException {
-        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+    public static void syncDirectory(final FileIo io, final Path dir) throws IOException {
+        try (FileChannel d = io.open(dir, StandardOpenOption.READ)) {
             d.force(true);
         } catch (IOException e) {
             if (!System.getProperty("os.name", "").startsWith("Windows")) {

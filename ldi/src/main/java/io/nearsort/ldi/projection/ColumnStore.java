@@ -98,19 +98,19 @@ public final class ColumnStore implements ColumnarStore {
             throw new java.nio.file.NoSuchFileException(directory.resolve(ManifestDescriptor.FILE).toString(), null,
                     "no column store in " + directory);
         }
-        this.lock = StoreLock.acquire(directory);
+        this.lock = StoreLock.acquire(options.fileIo(), directory);
         IoHandler handler = null;
         Manifest log = null;
         try {
-            Files.deleteIfExists(directory.resolve(ManifestDescriptor.TEMP));
+            options.fileIo().deleteIfExists(directory.resolve(ManifestDescriptor.TEMP));
             if (!Manifest.exists(directory)) {
                 refuseForeignFiles(directory, given);
-                log = Manifest.create(directory, given.encode(), given.projections().size(),
+                log = Manifest.create(options.fileIo(), directory, given.encode(), given.projections().size(),
                         options.retainedCommits(), REWRITE_BYTES);
             } else {
                 final int count = given != null ? given.projections().size()
-                        : TableLayout.decode(peekLayout(directory)).projections().size();
-                log = Manifest.open(directory, count, options.retainedCommits(), options.commitPoint(),
+                        : TableLayout.decode(peekLayout(options.fileIo(), directory)).projections().size();
+                log = Manifest.open(options.fileIo(), directory, count, options.retainedCommits(), options.commitPoint(),
                         REWRITE_BYTES);
             }
             final TableLayout stored;
@@ -167,8 +167,9 @@ public final class ColumnStore implements ColumnarStore {
     }
 
     /** The layout of an existing store, read without opening it for writing. */
-    private static byte[] peekLayout(final Path directory) throws IOException {
-        return Manifest.readLayout(directory);
+    private static byte[] peekLayout(final io.nearsort.core.io.FileIo io, final Path directory)
+            throws IOException {
+        return Manifest.readLayout(io, directory);
     }
 
     /** A new store must not be created over the files of an old or foreign one. */
@@ -492,7 +493,7 @@ public final class ColumnStore implements ColumnarStore {
                 newFiles |= p.forceSegments();
             }
             if (newFiles) {
-                Manifest.syncDirectory(directory);
+                Manifest.syncDirectory(options.fileIo(), directory);
             }
             final CommitPoint point = manifest.commit(metadata, nextRowId, changes, segments);
             committedRows = point.rows();
