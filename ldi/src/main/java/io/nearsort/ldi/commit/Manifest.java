@@ -237,8 +237,14 @@ public final class Manifest implements AutoCloseable {
         ManifestDescriptor.checkHeader(header, path);
         ByteBuffer best = null;
         for (int s = 0; s < 2; s++) {
-            final ByteBuffer slot = ByteBuffer.allocate(ManifestDescriptor.SLOT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+            ByteBuffer slot = ByteBuffer.allocate(ManifestDescriptor.SLOT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
             RecordFile.readFully(channel, slot, ManifestDescriptor.slotOffset(s), path);
+            if (!ManifestDescriptor.slotValid(slot)) {
+                // Read an invalid slot twice before falling back to the other: a transient read error (a flipped
+                // bit on the way) must not roll the store back to the previous commit (issue 22, I/O faults).
+                slot = ByteBuffer.allocate(ManifestDescriptor.SLOT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+                RecordFile.readFully(channel, slot, ManifestDescriptor.slotOffset(s), path);
+            }
             if (ManifestDescriptor.slotValid(slot) && (best == null
                     || slot.getLong(ManifestDescriptor.SLOT_SEQUENCE) > best.getLong(ManifestDescriptor.SLOT_SEQUENCE))) {
                 best = slot;
@@ -278,7 +284,7 @@ public final class Manifest implements AutoCloseable {
                         + dir + " (retained: " + ids + ")");
             }
             // Roll back: one durable slot naming the target makes every later commit disappear.
-            writeSlot(at.end, at.point.id(), oldestRetained);
+            writeSlot(at.end, at.point.id(), nextCommitId, oldestRetained);
             r = replay(committedEnd, -1);
         }
         retained.addAll(retainable(r.commits));
@@ -467,12 +473,29 @@ public final class Manifest implements AutoCloseable {
         return at + ManifestDescriptor.RECORD_HEADER + length;
     }
 
-    /** Makes {@code end}/{@code commitId} the last complete commit: the next slot, forced. */
-    private void writeSlot(final long end, final long commitId, final long oldest) throws IOException {
+    /**
+     * Makes {@code end}/{@code commitId} the last complete commit: the next slot, forced. When the write or the force
+     * fails, the slot may still have reached the file (a write that failed part-way, a force that failed after the
+     * operating system took the bytes), and a later reopen would find a commit the caller was told had failed: the
+     * slot is overwritten with an invalid one and forced before the failure is rethrown (issue 22, I/O faults), so
+     * the previous slot stays in charge. Nothing of this manifest's state changes on failure.
+     */
+    private void writeSlot(final long end, final long commitId, final long nextId, final long oldest)
+            throws IOException {
         final long seq = sequence + 1;
-        RecordFile.writeFully(channel, ManifestDescriptor.slot(seq, end, commitId, nextCommitId, oldest),
-                ManifestDescriptor.slotOffset((int) (seq % 2)));
-        channel.force(true);
+        final long at = ManifestDescriptor.slotOffset((int) (seq % 2));
+        try {
+            RecordFile.writeFully(channel, ManifestDescriptor.slot(seq, end, commitId, nextId, oldest), at);
+            channel.force(true);
+        } catch (IOException e) {
+            try {
+                RecordFile.writeFully(channel, ByteBuffer.allocate(ManifestDescriptor.SLOT_BYTES), at);
+                channel.force(true);
+            } catch (IOException undo) {
+                e.addSuppressed(undo);
+            }
+            throw e;
+        }
         sequence = seq;
         committedEnd = end;
         oldestRetained = oldest;
@@ -481,15 +504,15 @@ public final class Manifest implements AutoCloseable {
     /**
      * Records a commit: {@code changes} (one per projection, in layout order) with {@code metadata} and the row
      * count; {@code segments[p]} are the segments projection p's committed state refers to. The segment files the
-     * changes refer to must be durable already. Returns once the commit is durable; the manifest may then be
-     * rewritten.
+     * changes refer to must be durable already. Returns once the commit is durable; {@link #rewriteIfDue} may then
+     * rewrite the manifest. When it throws, the commit is not made and the manifest is as before the call.
      *
      * @param metadata the caller's map, checked by {@link CommitPoint#check}
      * @param rows     rows in the store at this commit: row ids {@code 0 .. rows - 1}
      * @param changes  one per projection, in layout order
      * @param segments per projection, in layout order, the numbers of the segments its committed state refers to
      * @return the commit point made: the next commit id, the current wall-clock time, {@code rows} and the metadata
-     * @throws IOException when writing or forcing the manifest fails, or the rewrite after it does
+     * @throws IOException when writing or forcing the manifest fails
      * @throws IllegalArgumentException when {@code changes} or {@code segments} do not cover every projection, or
      *         the metadata fails {@link CommitPoint#check}
      */
@@ -504,17 +527,34 @@ public final class Manifest implements AutoCloseable {
         final ByteBuffer payload = commitRecord(point, changes);
         final long end = writeRecord(channel, committedEnd, payload);
         channel.force(true);
-        final Retained made = new Retained(point, committedEnd, end, segments);
-        retained.addLast(made);
-        while (retained.size() > retain) {
-            retained.removeFirst();
+        // The retained commits and the next id change only once the slot is durable: a failed commit leaves the
+        // manifest as it was (issue 22, I/O faults).
+        final Deque<Retained> kept = new ArrayDeque<>(retained);
+        kept.addLast(new Retained(point, committedEnd, end, segments));
+        while (kept.size() > retain) {
+            kept.removeFirst();
         }
+        writeSlot(end, point.id(), nextCommitId + 1, kept.peekFirst().point.id());
+        retained.clear();
+        retained.addAll(kept);
         nextCommitId++;
-        writeSlot(end, point.id(), retained.peekFirst().point.id());
-        if (committedEnd >= rewriteAt) {
-            rewrite();
-        }
         return point;
+    }
+
+    /**
+     * Rewrites the manifest when it has grown to twice its size after the last rewrite (see the class comment);
+     * the store calls it after a commit returned. A failure leaves the commits durable (the old file stays in place
+     * until the new one is moved over it), but the manifest must not be used further: it may have lost its channel.
+     *
+     * @return whether the manifest was rewritten
+     * @throws IOException when preparing, forcing or moving the new file, or reopening it, fails
+     */
+    public boolean rewriteIfDue() throws IOException {
+        if (committedEnd < rewriteAt || retained.isEmpty()) {
+            return false;
+        }
+        rewrite();
+        return true;
     }
 
     /** Rewrites the log as the state at the oldest retained commit followed by the later retained commits. */

@@ -109,14 +109,18 @@ final class BucketDirectory implements AutoCloseable {
             pointers[i] = entries.get(i).pointer();
         }
         DiskIntervalBTree.write(io, indexPath, unitsPerNode, fingerprint(entries), lows, highs, pointers, n);
-        if (disk != null) {
-            disk.close();
-        }
-        disk = DiskIntervalBTree.open(io, indexPath, cachePages);
+        // Open the new tree before closing the old one: if the open fails, the old tree (its channel still reads the
+        // file it opened) and the buckets recorded since its build still answer searches exactly (issue 22).
+        final DiskIntervalBTree built = DiskIntervalBTree.open(io, indexPath, cachePages);
+        final DiskIntervalBTree old = disk;
+        disk = built;
         recent = new IntervalBTree(fanout);
         retiredSinceBuild.clear();
         changedSinceBuild = false;
         indexBuilds++;
+        if (old != null) {
+            old.close();
+        }
     }
 
     private void addLiveBytes(final int segment, final long delta) {

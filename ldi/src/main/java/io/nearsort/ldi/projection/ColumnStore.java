@@ -110,8 +110,8 @@ public final class ColumnStore implements ColumnarStore {
             } else {
                 final int count = given != null ? given.projections().size()
                         : TableLayout.decode(peekLayout(options.fileIo(), directory)).projections().size();
-                log = Manifest.open(options.fileIo(), directory, count, options.retainedCommits(), options.commitPoint(),
-                        REWRITE_BYTES);
+                log = Manifest.open(options.fileIo(), directory, count, options.retainedCommits(),
+                        options.commitPoint(), REWRITE_BYTES);
             }
             final TableLayout stored;
             try {
@@ -497,6 +497,26 @@ public final class ColumnStore implements ColumnarStore {
             }
             final CommitPoint point = manifest.commit(metadata, nextRowId, changes, segments);
             committedRows = point.rows();
+            afterCommit(point, startReclamation);
+            return point;
+        } catch (IOException e) {
+            fail(new IllegalStateException(e.getMessage(), e));
+            throw e;
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /**
+     * What follows a durable commit: rewriting the manifest when due, deleting the segments no longer referred to,
+     * rebuilding the IB-tree files, starting background reclamation. The commit stands whatever happens here, so
+     * {@code flush} returns it (issue 22: a flush that throws has not committed); a failure makes the store refuse
+     * further writes, naming it, until it is closed and reopened, which repairs what was left half done (unreferenced
+     * segments are deleted and a stale IB-tree file rebuilt at open).
+     */
+    private void afterCommit(final CommitPoint point, final boolean startReclamation) {
+        try {
+            manifest.rewriteIfDue();
             for (int p = 0; p < ordered.size(); p++) {
                 ordered.get(p).committed(manifest.retainedSegments(p));
             }
@@ -505,12 +525,9 @@ public final class ColumnStore implements ColumnarStore {
                     p.reclaim(options.reclaimThreshold());
                 }
             }
-            return point;
-        } catch (IOException e) {
-            fail(new IllegalStateException(e.getMessage(), e));
-            throw e;
-        } catch (RuntimeException e) {
-            throw fail(e);
+        } catch (IOException | RuntimeException e) {
+            fail(new IllegalStateException("commit " + point.id() + " of " + directory + " is durable, but what"
+                    + " follows it failed: " + e.getMessage(), e));
         }
     }
 

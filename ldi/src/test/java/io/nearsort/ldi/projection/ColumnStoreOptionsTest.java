@@ -19,7 +19,8 @@ class ColumnStoreOptionsTest {
                 .retainedCommits(5).atCommit(3).commitOnClose(false).memoryBudget(1L << 24).reclamation(0.25)
                 .cursorWindow(99).fileIo(io).build();
         assertEquals(new ColumnStoreOptions(16, 256, 512, 4, 1024, 3.0, 0.25, 2, 4.5, 6,
-                ColumnStoreOptions.defaults().indexFanout(), 2, 32, 7, 1L << 20, 5, 3, false, 1L << 24, 0.25, 99, io), o);
+                ColumnStoreOptions.defaults().indexFanout(), 2, 32, 7, 1L << 20, 5, 3, false, 1L << 24, 0.25, 99,
+                io), o);
         assertEquals(o, o.toBuilder().build());
         final ColumnStoreOptions changed = o.toBuilder().atCommit(-1).build();
         assertEquals(-1, changed.commitPoint());
