@@ -9,6 +9,7 @@ import io.nearsort.ldi.commit.ProjectionCommit;
 import io.nearsort.ldi.commit.ProjectionState;
 import io.nearsort.ldi.io.IoHandler;
 import io.nearsort.ldi.io.IoStats;
+import io.nearsort.ldi.io.NamingFileIo;
 import io.nearsort.ldi.io.Segments;
 import io.nearsort.ldi.io.StoreLock;
 
@@ -219,7 +220,7 @@ public final class ColumnStore implements ColumnarStore {
      */
     public static ColumnStore open(final Path directory, final Schema schema, final List<Projection> projections,
                                    final ColumnStoreOptions options) throws IOException {
-        return new ColumnStore(directory, new TableLayout(schema, projections), options);
+        return new ColumnStore(directory, new TableLayout(schema, projections), namingFiles(options));
     }
 
     /**
@@ -244,7 +245,12 @@ public final class ColumnStore implements ColumnarStore {
      *                     files cannot be read, or it is open elsewhere ({@link StoreLock.StoreLockedException})
      */
     public static ColumnStore open(final Path directory, final ColumnStoreOptions options) throws IOException {
-        return new ColumnStore(directory, null, options);
+        return new ColumnStore(directory, null, namingFiles(options));
+    }
+
+    /** The options with their {@link ColumnStoreOptions#fileIo} wrapped so that every I/O error names its file. */
+    private static ColumnStoreOptions namingFiles(final ColumnStoreOptions options) {
+        return options.toBuilder().fileIo(NamingFileIo.of(options.fileIo())).build();
     }
 
     /** One of the {@code open} calls, for {@link #openWhenReleased}. */

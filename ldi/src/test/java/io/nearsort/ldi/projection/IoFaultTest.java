@@ -81,9 +81,10 @@ class IoFaultTest {
             this.io = io;
         }
 
+        /** Through an {@link AnonymousFileIo}: the store must name the file itself. */
         ColumnStore open() throws IOException {
             return ColumnStore.open(dir, StoreOracle.SCHEMA, StoreOracle.PROJECTIONS,
-                    BASE.toBuilder().fileIo(io).build());
+                    BASE.toBuilder().fileIo(new AnonymousFileIo(io)).build());
         }
 
         void commit(final String tag) throws IOException {
