@@ -880,22 +880,35 @@ public final class ColumnStore implements ColumnarStore {
             try {
                 p.close(committed);
             } catch (IOException e) {
-                if (error == null) {
-                    error = e;
-                } else {
-                    error.addSuppressed(e);
-                }
+                error = firstOf(error, e);
+            } catch (RuntimeException e) {
+                error = firstOf(error, new IOException("closing " + p.where() + " failed: " + e.getMessage(), e));
             }
         }
+        // Every step runs whatever failed before: the lock above all, so that the store can be reopened.
         io.close();
         try {
             manifest.close();
-        } finally {
+        } catch (IOException e) {
+            error = firstOf(error, e);
+        }
+        try {
             lock.close();
+        } catch (IOException e) {
+            error = firstOf(error, e);
         }
         if (error != null) {
             throw error;
         }
+    }
+
+    /** {@code first}, carrying {@code next} as suppressed, or {@code next} when there is no first failure yet. */
+    private static IOException firstOf(final IOException first, final IOException next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
     }
 
     private boolean hasUncommittedChanges() {
