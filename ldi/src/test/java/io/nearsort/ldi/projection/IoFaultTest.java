@@ -71,59 +71,80 @@ class IoFaultTest {
     /** The workload, run through {@code io}: the step it is in, the rows appended, the last normal commit. */
     private static final class Workload {
         final Path dir;
-        final FileIo io;
+        final FaultInjectingFileIo io;
+        final ColumnStoreOptions options;
         final StoreOracle oracle = new StoreOracle();
         final SplittableRandom rnd = new SplittableRandom(SEED);
         ColumnStore store;
         Expected lastOk;
         String step = "open";
+        /** The step in which the first fault was injected, once a step ended with one. */
+        String faultStep;
 
-        Workload(final Path dir, final FileIo io) {
+        Workload(final Path dir, final FaultInjectingFileIo io) {
+            this(dir, io, BASE);
+        }
+
+        Workload(final Path dir, final FaultInjectingFileIo io, final ColumnStoreOptions options) {
             this.dir = dir;
             this.io = io;
+            this.options = options;
+        }
+
+        /** Enters workload step {@code next}, noting the step that ends if a fault was injected in it. */
+        void step(final String next) {
+            if (faultStep == null && io.injected() > 0) {
+                faultStep = step;
+            }
+            step = next;
+        }
+
+        /** The step the first fault was injected in (the current one if none ended with a fault). */
+        String stepOfFault() {
+            return faultStep != null ? faultStep : step;
         }
 
         /** Through an {@link AnonymousFileIo}: the store must name the file itself. */
         ColumnStore open() throws IOException {
             return ColumnStore.open(dir, StoreOracle.SCHEMA, StoreOracle.PROJECTIONS,
-                    BASE.toBuilder().fileIo(new AnonymousFileIo(io)).build());
+                    options.toBuilder().fileIo(new AnonymousFileIo(io)).build());
         }
 
         void commit(final String tag) throws IOException {
-            step = "commit";
+            step("commit");
             final CommitPoint p = store.flush(Map.of("c", tag));
             assertEquals(oracle.rows.size(), p.rows());
             lastOk = new Expected(p.id(), p.rows(), tag);
         }
 
         void run() throws IOException {
-            step = "open";
+            step("open");
             store = open();
             for (int c = 1; c <= 3; c++) {
-                step = "append";
+                step("append");
                 oracle.appendBatch(store, 600, rnd);
                 commit("c" + c);
             }
-            step = "maintenance";
+            step("maintenance");
             store.maintain("by_distance");
             store.maintain("by_id");
             commit("m");
-            step = "reclamation";
+            step("reclamation");
             store.reclaim("by_distance", 0.0);
             store.reclaim("by_id", 0.0);
             commit("r1");
-            step = "append";
+            step("append");
             oracle.appendBatch(store, 200, rnd);
             commit("r2");
-            step = "query";
+            step("query");
             oracle.checkQueries(store, rnd, 3);
             closeStore();
-            step = "reopen";
+            step("reopen");
             store = open();
-            step = "query";
+            step("query");
             oracle.checkQueries(store, rnd, 3);
             oracle.checkScans(store, rnd, 1);
-            step = "append";
+            step("append");
             oracle.appendBatch(store, 300, rnd);
             commit("d");
             closeStore();
@@ -131,7 +152,7 @@ class IoFaultTest {
 
         /** A close that throws has still closed the store. */
         void closeStore() throws IOException {
-            step = "close";
+            step("close");
             final ColumnStore s = store;
             store = null;
             s.close();
@@ -235,6 +256,23 @@ class IoFaultTest {
         }
     }
 
+    @Test
+    void aFlippedBitReadByParallelReadersIsReportedAsCorruption() throws IOException {
+        // LDI_Par (Eq. 9): three reader threads read the buckets of a query, grouped into extents (θ = 2).
+        final ColumnStoreOptions parallel = BASE.toBuilder().readers(3, 2.0, 8).build();
+        final FaultInjectingFileIo count = new FaultInjectingFileIo(FileIo.standard())
+                .countOnly(IoFaultTest::isSegment);
+        new Workload(tmp.resolve("count-parallel"), count, parallel).run();
+        for (long n : points(count.calls(Operation.READ), SEED + 12)) {
+            inject("FLIP_BIT READ segments, 3 readers", parallel, io -> io.inject(Operation.READ, n, Fault.FLIP_BIT,
+                    false, IoFaultTest::isSegment));
+        }
+    }
+
+    private static boolean isSegment(final Path path) {
+        return path.getFileName().toString().endsWith(".seg");
+    }
+
     private static boolean isManifest(final Path path) {
         return path.getFileName().toString().equals(ManifestDescriptor.FILE);
     }
@@ -269,8 +307,13 @@ class IoFaultTest {
 
     /** Runs {@link #check} and collects its failure, so that one test reports every failing point. */
     private static void inject(final String fault, final Arm arm) throws IOException {
+        inject(fault, BASE, arm);
+    }
+
+    private static void inject(final String fault, final ColumnStoreOptions options, final Arm arm)
+            throws IOException {
         try {
-            check(fault, arm);
+            check(fault, options, arm);
         } catch (AssertionError e) {
             FAILURES.add(e);
             record(fault, "(failed)", String.valueOf(e.getMessage()).split("\n")[0]);
@@ -290,10 +333,11 @@ class IoFaultTest {
     }
 
     /** One run of the workload with one fault, then the checks (a), (b), (c). */
-    private static void check(final String fault, final Arm arm) throws IOException {
+    private static void check(final String fault, final ColumnStoreOptions options, final Arm arm)
+            throws IOException {
         final FaultInjectingFileIo io = new FaultInjectingFileIo(FileIo.standard());
         arm.arm(io);
-        final Workload w = new Workload(tmp.resolve("run-" + runs++), io);
+        final Workload w = new Workload(tmp.resolve("run-" + runs++), io, options);
         Exception thrown = null;
         try {
             w.run();
@@ -311,7 +355,7 @@ class IoFaultTest {
             return;
         }
         final Path file = Path.of(injected.substring(injected.lastIndexOf(" on ") + 4));
-        final String site = site(injected, file, w.step, w.dir);
+        final String site = site(injected, file, w.stepOfFault(), w.dir);
         String outcome;
         if (thrown == null) {
             assertFalse(fault.startsWith("FAIL") || fault.startsWith("disk"), where + ": the fault went unnoticed");
