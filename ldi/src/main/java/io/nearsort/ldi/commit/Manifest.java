@@ -1,6 +1,7 @@
 package io.nearsort.ldi.commit;
 
 import io.nearsort.core.CorruptFileException;
+import io.nearsort.core.io.FileIo;
 import io.nearsort.ldi.io.RecordFile;
 
 import java.io.IOException;
@@ -43,6 +44,7 @@ public final class Manifest implements AutoCloseable {
     /** The size below which a store's manifest is never rewritten. */
     public static final long DEFAULT_REWRITE_BYTES = 1 << 20;
 
+    private final FileIo io;
     private final Path dir;
     private final Path path;
     private final int retain;
@@ -63,7 +65,9 @@ public final class Manifest implements AutoCloseable {
     private record Retained(CommitPoint point, long start, long end, int[][] segments) {
     }
 
-    private Manifest(final Path dir, final int retain, final int projections, final long minRewriteBytes) {
+    private Manifest(final FileIo io, final Path dir, final int retain, final int projections,
+                     final long minRewriteBytes) {
+        this.io = io;
         this.dir = dir;
         this.minRewriteBytes = minRewriteBytes;
         this.path = dir.resolve(ManifestDescriptor.FILE);
@@ -97,19 +101,39 @@ public final class Manifest implements AutoCloseable {
      */
     public static Manifest create(final Path dir, final byte[] layout, final int projections, final int retain,
                                   final long minRewriteBytes) throws IOException {
+        return create(FileIo.standard(), dir, layout, projections, retain, minRewriteBytes);
+    }
+
+    /**
+     * {@link #create(Path, byte[], int, int, long)} through {@code io}: every file the manifest opens, renames or
+     * deletes, now and later, goes through it.
+     *
+     * @param io              how the manifest reaches its files
+     * @param dir             the new store's directory, which must exist
+     * @param layout          the table's encoding, stored as given
+     * @param projections     the number of projections, which every commit must cover
+     * @param retain          commits retained, at least 1
+     * @param minRewriteBytes the manifest is rewritten once it has grown to twice its size after the last rewrite,
+     *                        and at least to this
+     * @return the new manifest, opened for writing, with no commit
+     * @throws IOException when the manifest cannot be written, moved into place or made durable
+     * @throws IllegalArgumentException when {@code retain} is below 1
+     */
+    public static Manifest create(final FileIo io, final Path dir, final byte[] layout, final int projections,
+                                  final int retain, final long minRewriteBytes) throws IOException {
         checkRetain(retain);
         final Path tmp = dir.resolve(ManifestDescriptor.TEMP);
-        Files.deleteIfExists(tmp);
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        io.deleteIfExists(tmp);
+        try (FileChannel ch = io.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             RecordFile.writeFully(ch, ManifestDescriptor.header(), 0);
             final ByteBuffer payload = layoutRecord(layout);
             final long end = writeRecord(ch, ManifestDescriptor.RECORDS, payload);
             RecordFile.writeFully(ch, ManifestDescriptor.slot(1, end, 0, 1, 1), ManifestDescriptor.slotOffset(1));
             ch.force(true);
         }
-        Files.move(tmp, dir.resolve(ManifestDescriptor.FILE), StandardCopyOption.ATOMIC_MOVE);
-        syncDirectory(dir);
-        return open(dir, projections, retain, -1, minRewriteBytes);
+        io.move(tmp, dir.resolve(ManifestDescriptor.FILE), StandardCopyOption.ATOMIC_MOVE);
+        syncDirectory(io, dir);
+        return open(io, dir, projections, retain, -1, minRewriteBytes);
     }
 
     /**
@@ -129,9 +153,30 @@ public final class Manifest implements AutoCloseable {
      */
     public static Manifest open(final Path dir, final int projections, final int retain, final long target,
                                 final long minRewriteBytes) throws IOException {
+        return open(FileIo.standard(), dir, projections, retain, target, minRewriteBytes);
+    }
+
+    /**
+     * {@link #open(Path, int, int, long, long)} through {@code io}: every file the manifest opens, renames or
+     * deletes goes through it.
+     *
+     * @param io              how the manifest reaches its files
+     * @param dir             the store directory
+     * @param projections     the number of projections the store has; every commit must cover that many
+     * @param retain          commits retained, at least 1
+     * @param target          the id of the retained commit to open at, or -1 for the last complete one
+     * @param minRewriteBytes the manifest is rewritten once it has grown to twice its size after the last rewrite,
+     *                        and at least to this
+     * @return the manifest, opened for writing at the chosen commit
+     * @throws CorruptFileException     if a record before the last complete commit does not verify
+     * @throws IllegalArgumentException if {@code target} is not a retained commit, or {@code retain} is below 1
+     * @throws IOException              if the manifest cannot be opened, read, written or cut
+     */
+    public static Manifest open(final FileIo io, final Path dir, final int projections, final int retain,
+                                final long target, final long minRewriteBytes) throws IOException {
         checkRetain(retain);
-        final Manifest m = new Manifest(dir, retain, projections, minRewriteBytes);
-        m.channel = FileChannel.open(m.path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        final Manifest m = new Manifest(io, dir, retain, projections, minRewriteBytes);
+        m.channel = io.open(m.path, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
             m.load(target);
         } catch (IOException | RuntimeException e) {
@@ -144,14 +189,15 @@ public final class Manifest implements AutoCloseable {
     /**
      * The table's encoding from the manifest in {@code dir}, read without opening it for writing.
      *
+     * @param io  how the manifest is opened
      * @param dir the store directory
      * @return the layout bytes, as given at creation
      * @throws IOException when the manifest cannot be read; a {@link CorruptFileException} when its header or layout
      *         record does not verify
      */
-    public static byte[] readLayout(final Path dir) throws IOException {
+    public static byte[] readLayout(final FileIo io, final Path dir) throws IOException {
         final Path path = dir.resolve(ManifestDescriptor.FILE);
-        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+        try (FileChannel ch = io.open(path, StandardOpenOption.READ)) {
             final ByteBuffer header = ByteBuffer.allocate(ManifestDescriptor.PAGE).order(ByteOrder.LITTLE_ENDIAN);
             RecordFile.readFully(ch, header, 0, path);
             ManifestDescriptor.checkHeader(header, path);
@@ -191,8 +237,14 @@ public final class Manifest implements AutoCloseable {
         ManifestDescriptor.checkHeader(header, path);
         ByteBuffer best = null;
         for (int s = 0; s < 2; s++) {
-            final ByteBuffer slot = ByteBuffer.allocate(ManifestDescriptor.SLOT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+            ByteBuffer slot = ByteBuffer.allocate(ManifestDescriptor.SLOT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
             RecordFile.readFully(channel, slot, ManifestDescriptor.slotOffset(s), path);
+            if (!ManifestDescriptor.slotValid(slot)) {
+                // Read an invalid slot twice before falling back to the other: a transient read error (a flipped
+                // bit on the way) must not roll the store back to the previous commit (issue 22, I/O faults).
+                slot = ByteBuffer.allocate(ManifestDescriptor.SLOT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+                RecordFile.readFully(channel, slot, ManifestDescriptor.slotOffset(s), path);
+            }
             if (ManifestDescriptor.slotValid(slot) && (best == null
                     || slot.getLong(ManifestDescriptor.SLOT_SEQUENCE) > best.getLong(ManifestDescriptor.SLOT_SEQUENCE))) {
                 best = slot;
@@ -232,7 +284,7 @@ public final class Manifest implements AutoCloseable {
                         + dir + " (retained: " + ids + ")");
             }
             // Roll back: one durable slot naming the target makes every later commit disappear.
-            writeSlot(at.end, at.point.id(), oldestRetained);
+            writeSlot(at.end, at.point.id(), nextCommitId, oldestRetained);
             r = replay(committedEnd, -1);
         }
         retained.addAll(retainable(r.commits));
@@ -421,12 +473,29 @@ public final class Manifest implements AutoCloseable {
         return at + ManifestDescriptor.RECORD_HEADER + length;
     }
 
-    /** Makes {@code end}/{@code commitId} the last complete commit: the next slot, forced. */
-    private void writeSlot(final long end, final long commitId, final long oldest) throws IOException {
+    /**
+     * Makes {@code end}/{@code commitId} the last complete commit: the next slot, forced. When the write or the force
+     * fails, the slot may still have reached the file (a write that failed part-way, a force that failed after the
+     * operating system took the bytes), and a later reopen would find a commit the caller was told had failed: the
+     * slot is overwritten with an invalid one and forced before the failure is rethrown (issue 22, I/O faults), so
+     * the previous slot stays in charge. Nothing of this manifest's state changes on failure.
+     */
+    private void writeSlot(final long end, final long commitId, final long nextId, final long oldest)
+            throws IOException {
         final long seq = sequence + 1;
-        RecordFile.writeFully(channel, ManifestDescriptor.slot(seq, end, commitId, nextCommitId, oldest),
-                ManifestDescriptor.slotOffset((int) (seq % 2)));
-        channel.force(true);
+        final long at = ManifestDescriptor.slotOffset((int) (seq % 2));
+        try {
+            RecordFile.writeFully(channel, ManifestDescriptor.slot(seq, end, commitId, nextId, oldest), at);
+            channel.force(true);
+        } catch (IOException e) {
+            try {
+                RecordFile.writeFully(channel, ByteBuffer.allocate(ManifestDescriptor.SLOT_BYTES), at);
+                channel.force(true);
+            } catch (IOException undo) {
+                e.addSuppressed(undo);
+            }
+            throw e;
+        }
         sequence = seq;
         committedEnd = end;
         oldestRetained = oldest;
@@ -435,15 +504,15 @@ public final class Manifest implements AutoCloseable {
     /**
      * Records a commit: {@code changes} (one per projection, in layout order) with {@code metadata} and the row
      * count; {@code segments[p]} are the segments projection p's committed state refers to. The segment files the
-     * changes refer to must be durable already. Returns once the commit is durable; the manifest may then be
-     * rewritten.
+     * changes refer to must be durable already. Returns once the commit is durable; {@link #rewriteIfDue} may then
+     * rewrite the manifest. When it throws, the commit is not made and the manifest is as before the call.
      *
      * @param metadata the caller's map, checked by {@link CommitPoint#check}
      * @param rows     rows in the store at this commit: row ids {@code 0 .. rows - 1}
      * @param changes  one per projection, in layout order
      * @param segments per projection, in layout order, the numbers of the segments its committed state refers to
      * @return the commit point made: the next commit id, the current wall-clock time, {@code rows} and the metadata
-     * @throws IOException when writing or forcing the manifest fails, or the rewrite after it does
+     * @throws IOException when writing or forcing the manifest fails
      * @throws IllegalArgumentException when {@code changes} or {@code segments} do not cover every projection, or
      *         the metadata fails {@link CommitPoint#check}
      */
@@ -458,17 +527,34 @@ public final class Manifest implements AutoCloseable {
         final ByteBuffer payload = commitRecord(point, changes);
         final long end = writeRecord(channel, committedEnd, payload);
         channel.force(true);
-        final Retained made = new Retained(point, committedEnd, end, segments);
-        retained.addLast(made);
-        while (retained.size() > retain) {
-            retained.removeFirst();
+        // The retained commits and the next id change only once the slot is durable: a failed commit leaves the
+        // manifest as it was (issue 22, I/O faults).
+        final Deque<Retained> kept = new ArrayDeque<>(retained);
+        kept.addLast(new Retained(point, committedEnd, end, segments));
+        while (kept.size() > retain) {
+            kept.removeFirst();
         }
+        writeSlot(end, point.id(), nextCommitId + 1, kept.peekFirst().point.id());
+        retained.clear();
+        retained.addAll(kept);
         nextCommitId++;
-        writeSlot(end, point.id(), retained.peekFirst().point.id());
-        if (committedEnd >= rewriteAt) {
-            rewrite();
-        }
         return point;
+    }
+
+    /**
+     * Rewrites the manifest when it has grown to twice its size after the last rewrite (see the class comment);
+     * the store calls it after a commit returned. A failure leaves the commits durable (the old file stays in place
+     * until the new one is moved over it), but the manifest must not be used further: it may have lost its channel.
+     *
+     * @return whether the manifest was rewritten
+     * @throws IOException when preparing, forcing or moving the new file, or reopening it, fails
+     */
+    public boolean rewriteIfDue() throws IOException {
+        if (committedEnd < rewriteAt || retained.isEmpty()) {
+            return false;
+        }
+        rewrite();
+        return true;
     }
 
     /** Rewrites the log as the state at the oldest retained commit followed by the later retained commits. */
@@ -476,9 +562,9 @@ public final class Manifest implements AutoCloseable {
         final Retained oldest = retained.peekFirst();
         final Replay base = replay(committedEnd, oldest.point.id());
         final Path tmp = dir.resolve(ManifestDescriptor.TEMP);
-        Files.deleteIfExists(tmp);
+        io.deleteIfExists(tmp);
         final long end;
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        try (FileChannel ch = io.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             RecordFile.writeFully(ch, ManifestDescriptor.header(), 0);
             long at = writeRecord(ch, ManifestDescriptor.RECORDS, layoutRecord(layout));
             final List<ProjectionCommit> snapshot = new ArrayList<>();
@@ -500,9 +586,9 @@ public final class Manifest implements AutoCloseable {
             ch.force(true);
         }
         channel.close();
-        Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        syncDirectory(dir);
-        channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        io.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        syncDirectory(io, dir);
+        channel = io.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
         sequence = 1;
         committedEnd = end;
         final Replay check = replay(end, -1);
@@ -598,11 +684,12 @@ public final class Manifest implements AutoCloseable {
     /**
      * Makes the directory entries of {@code dir} (new and renamed files) durable where the platform allows.
      *
+     * @param io  how the directory is opened
      * @param dir the directory to make durable
      * @throws IOException when the directory cannot be opened or forced (on Windows such a failure is ignored)
      */
-    public static void syncDirectory(final Path dir) throws IOException {
-        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+    public static void syncDirectory(final FileIo io, final Path dir) throws IOException {
+        try (FileChannel d = io.open(dir, StandardOpenOption.READ)) {
             d.force(true);
         } catch (IOException e) {
             if (!System.getProperty("os.name", "").startsWith("Windows")) {

@@ -2,13 +2,13 @@ package io.nearsort.ldi.ibtree;
 
 import io.nearsort.core.sortedness.StableMergeSort;
 import io.nearsort.core.CorruptFileException;
+import io.nearsort.core.io.FileIo;
 import io.nearsort.ldi.io.RecordFile;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -78,6 +78,27 @@ public final class DiskIntervalBTree implements AutoCloseable {
      */
     public static void write(final Path path, final int unitsPerNode, final long fingerprint, final long[] lows,
                              final long[] highs, final long[] values, final int n) throws IOException {
+        write(FileIo.standard(), path, unitsPerNode, fingerprint, lows, highs, values, n);
+    }
+
+    /**
+     * {@link #write(Path, int, long, long[], long[], long[], int)} through {@code io}: the temporary file is opened,
+     * written and forced, then moved into place, through it.
+     *
+     * @param io           how the files are opened and renamed
+     * @param path         the tree's file; replaced atomically when it exists
+     * @param unitsPerNode k: nodes are {@code k·4 KiB}
+     * @param fingerprint  identifies the bucket directory the tree is built from; {@link #fingerprint()} returns it
+     * @param lows         the intervals' low ends, in any order (sorted here by low, then high)
+     * @param highs        the intervals' high ends (inclusive), parallel to {@code lows}
+     * @param values       what to store with each interval (the column store stores its bucket pointer)
+     * @param n            the number of intervals, the first {@code n} entries of each array; 0 for an empty tree
+     * @throws IOException when the temporary file cannot be written, forced or moved into place
+     * @throws IllegalArgumentException when {@code unitsPerNode} is not from 1 to 256
+     */
+    public static void write(final FileIo io, final Path path, final int unitsPerNode, final long fingerprint,
+                             final long[] lows, final long[] highs, final long[] values, final int n)
+            throws IOException {
         if (unitsPerNode < 1 || unitsPerNode > 256) {
             throw new IllegalArgumentException("IB-tree nodes are k·4 KiB with k from 1 to 256 (got: k = "
                     + unitsPerNode + ")");
@@ -85,7 +106,7 @@ public final class DiskIntervalBTree implements AutoCloseable {
         final int pageSize = unitsPerNode * UNIT;
         final int[] order = StableMergeSort.order(lows, highs, n);
         final Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        try (FileChannel ch = io.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             int nextPage = 1;
             final int leafCapacity = (pageSize - NODE_HEADER - 4) / LEAF_ENTRY;
@@ -144,7 +165,7 @@ public final class DiskIntervalBTree implements AutoCloseable {
             writePage(ch, header, 0, pageSize);
             ch.force(true);
         }
-        Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        io.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     /**
@@ -158,10 +179,25 @@ public final class DiskIntervalBTree implements AutoCloseable {
      * @throws IllegalArgumentException when {@code cachePages} is below 1
      */
     public static DiskIntervalBTree open(final Path path, final int cachePages) throws IOException {
+        return open(FileIo.standard(), path, cachePages);
+    }
+
+    /**
+     * {@link #open(Path, int)} through {@code io}: the file's channel, which reads every node, comes from it.
+     *
+     * @param io         how the file is opened
+     * @param path       the tree's file
+     * @param cachePages nodes kept in memory, at least 1
+     * @return the open tree, to close when done
+     * @throws IOException when the file cannot be opened or read; a {@link CorruptFileException} when its header is
+     *         not an IB-tree's, fails its checksum or does not fit the file
+     * @throws IllegalArgumentException when {@code cachePages} is below 1
+     */
+    public static DiskIntervalBTree open(final FileIo io, final Path path, final int cachePages) throws IOException {
         if (cachePages < 1) {
             throw new IllegalArgumentException("cachePages must be at least 1 (got: " + cachePages + ")");
         }
-        final FileChannel ch = FileChannel.open(path, StandardOpenOption.READ);
+        final FileChannel ch = io.open(path, StandardOpenOption.READ);
         try {
             final ByteBuffer first = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
             RecordFile.readFully(ch, first, 0, path);

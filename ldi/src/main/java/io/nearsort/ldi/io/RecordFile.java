@@ -1,6 +1,7 @@
 package io.nearsort.ldi.io;
 
 import io.nearsort.core.CorruptFileException;
+import io.nearsort.core.io.FileIo;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -49,8 +50,24 @@ public final class RecordFile implements AutoCloseable {
      * @throws IllegalArgumentException when an existing file was written for another identity
      */
     public static RecordFile open(final Path path, final String identity) throws IOException {
+        return open(FileIo.standard(), path, identity);
+    }
+
+    /**
+     * Opens {@code path} through {@code io}, creating it with {@code identity} if it does not exist; checks an
+     * existing header.
+     *
+     * @param io       how the file is opened (its channel does every later read, write and force)
+     * @param path     the file to open or create
+     * @param identity the identity string of the header; an existing file must hold exactly this one
+     * @return the open file, appending after its last byte
+     * @throws IOException when the file cannot be opened, read or written; a {@link CorruptFileException} when an
+     *         existing header has a wrong magic, version, length or checksum
+     * @throws IllegalArgumentException when an existing file was written for another identity
+     */
+    public static RecordFile open(final FileIo io, final Path path, final String identity) throws IOException {
         final boolean exists = Files.exists(path);
-        final FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
+        final FileChannel ch = io.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
         try {
             final byte[] id = identity.getBytes(StandardCharsets.UTF_8);

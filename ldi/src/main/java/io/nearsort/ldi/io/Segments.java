@@ -1,6 +1,7 @@
 package io.nearsort.ldi.io;
 
 import io.nearsort.core.CorruptFileException;
+import io.nearsort.core.io.FileIo;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,6 +35,7 @@ public final class Segments implements AutoCloseable {
     public static final long MAX_SEGMENT_BYTES = 1L << BucketPointer.OFFSET_BITS;
     private static final String SUFFIX = ".seg";
 
+    private final FileIo io;
     private final Path dir;
     private final String name;
     private final String identity;
@@ -44,7 +46,9 @@ public final class Segments implements AutoCloseable {
     private int nextSegment;
     private boolean created;
 
-    private Segments(final Path dir, final String name, final String identity, final long segmentBytes) {
+    private Segments(final FileIo io, final Path dir, final String name, final String identity,
+                     final long segmentBytes) {
+        this.io = io;
         this.dir = dir;
         this.name = name;
         this.identity = identity;
@@ -91,6 +95,7 @@ public final class Segments implements AutoCloseable {
      * back to {@code activeEnd} (bytes after it were written after the commit); files of other numbers are deleted
      * (segments created after the commit, or reclaimed ones whose deletion a crash interrupted).
      *
+     * @param io           how the segment files are opened and deleted
      * @param dir          the store directory
      * @param name         the projection's name, the segment files' prefix
      * @param identity     the identity each segment's {@link RecordFile} header holds (must match existing files)
@@ -105,23 +110,23 @@ public final class Segments implements AutoCloseable {
      * @throws IllegalArgumentException when {@code segmentBytes} is not from 1 to {@link #MAX_SEGMENT_BYTES}, or a
      *         file was written for another identity
      */
-    public static Segments open(final Path dir, final String name, final String identity, final long segmentBytes,
-                                final int active, final long activeEnd, final int nextSegment,
-                                final Set<Integer> referenced) throws IOException {
+    public static Segments open(final FileIo io, final Path dir, final String name, final String identity,
+                                final long segmentBytes, final int active, final long activeEnd,
+                                final int nextSegment, final Set<Integer> referenced) throws IOException {
         if (segmentBytes < 1 || segmentBytes > MAX_SEGMENT_BYTES) {
             throw new IllegalArgumentException("segmentBytes must be in [1, 2^" + BucketPointer.OFFSET_BITS
                     + "] (got: " + segmentBytes + ")");
         }
-        final Segments s = new Segments(dir, name, identity, segmentBytes);
+        final Segments s = new Segments(io, dir, name, identity, segmentBytes);
         s.active = active;
         s.nextSegment = nextSegment;
         try {
             final List<Integer> present = list(dir, name);
             for (int number : present) {
                 if (number == active && activeEnd == 0) {
-                    Files.delete(path(dir, name, number)); // created, never committed: starts again empty
+                    io.deleteIfExists(path(dir, name, number)); // created, never committed: starts again empty
                 } else if (!referenced.contains(number) && number != active) {
-                    Files.delete(path(dir, name, number));
+                    io.deleteIfExists(path(dir, name, number));
                 }
             }
             for (int number : referenced) {
@@ -136,7 +141,7 @@ public final class Segments implements AutoCloseable {
                 if (!Files.exists(f)) {
                     throw new CorruptFileException(f, 0, "the active segment of projection " + name + " is missing");
                 }
-                final RecordFile file = RecordFile.open(f, identity);
+                final RecordFile file = RecordFile.open(io, f, identity);
                 s.files.put(active, file);
                 if (file.size() < activeEnd) {
                     throw new CorruptFileException(f, file.size(), "segment is " + file.size() + " bytes, shorter"
@@ -148,7 +153,7 @@ public final class Segments implements AutoCloseable {
             }
             for (int number : referenced) {
                 if (!s.files.containsKey(number) && Files.exists(path(dir, name, number))) {
-                    s.files.put(number, RecordFile.open(path(dir, name, number), identity));
+                    s.files.put(number, RecordFile.open(io, path(dir, name, number), identity));
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -177,7 +182,7 @@ public final class Segments implements AutoCloseable {
                 if (active >= nextSegment) {
                     nextSegment = active + 1;
                 }
-                current = RecordFile.open(path(dir, name, active), identity);
+                current = RecordFile.open(io, path(dir, name, active), identity);
                 files.put(active, current);
                 created = true;
             }
@@ -324,7 +329,7 @@ public final class Segments implements AutoCloseable {
         final RecordFile f = files.remove(number);
         if (f != null) {
             f.close();
-            Files.deleteIfExists(f.path());
+            io.deleteIfExists(f.path());
         }
     }
 

@@ -1,5 +1,7 @@
 package io.nearsort.ldi.io;
 
+import io.nearsort.core.io.FileIo;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -37,8 +39,21 @@ public final class StoreLock implements AutoCloseable {
      * @throws StoreLockedException if another process, or another open store of this process, holds the lock
      */
     public static StoreLock acquire(final Path dir) throws IOException {
+        return acquire(FileIo.standard(), dir);
+    }
+
+    /**
+     * Locks the store in {@code dir}, opening the lock file through {@code io}.
+     *
+     * @param io  how the lock file is opened and written
+     * @param dir the store directory; {@value #FILE} is created in it when absent
+     * @return the held lock, released by {@link #close()}
+     * @throws IOException when the lock file cannot be opened, locked or written
+     * @throws StoreLockedException if another process, or another open store of this process, holds the lock
+     */
+    public static StoreLock acquire(final FileIo io, final Path dir) throws IOException {
         final Path file = dir.resolve(FILE);
-        final FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+        final FileChannel ch = io.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
         FileLock lock;
         try {

@@ -9,7 +9,8 @@
  * {@link io.nearsort.ldi.io.WriteMax} (§5's Write_MAX floor). Internal, public only for the {@code projection},
  * {@code commit} and {@code baselines} packages: {@link io.nearsort.ldi.io.RecordFile},
  * {@link io.nearsort.ldi.io.Segments}, {@link io.nearsort.ldi.io.BucketPointer},
- * {@link io.nearsort.ldi.io.BucketLocation}, {@link io.nearsort.ldi.io.IoHandler} and
+ * {@link io.nearsort.ldi.io.BucketLocation}, {@link io.nearsort.ldi.io.IoHandler},
+ * {@link io.nearsort.ldi.io.NamingFileIo} (every I/O error of a store names its file, issue 22) and
  * {@link io.nearsort.ldi.io.StoreLock} itself; they may change in any release.
  */
 package io.nearsort.ldi.io;

@@ -5,6 +5,7 @@ import io.nearsort.ldi.commit.ProjectionCommit;
 import io.nearsort.ldi.ibtree.DiskIntervalBTree;
 import io.nearsort.ldi.ibtree.IntervalBTree;
 import io.nearsort.core.CorruptFileException;
+import io.nearsort.core.io.FileIo;
 import org.agrona.collections.Int2IntHashMap;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
@@ -38,6 +39,7 @@ final class BucketDirectory implements AutoCloseable {
     /** Changes since the last IB-tree build that make the next commit rebuild it, at least. */
     private static final int MIN_REBUILD_CHANGES = 1024;
 
+    private final FileIo io;
     private final Path indexPath;
     private final int unitsPerNode;
     private final int fanout;
@@ -56,12 +58,14 @@ final class BucketDirectory implements AutoCloseable {
     /**
      * Opens the directory of a committed state: {@code entries} are its live buckets.
      *
+     * @param io           how the IB-tree file is opened and replaced
      * @param unitsPerNode k of the IB-tree's {@code k·4 KiB} nodes
      * @param fanout       node capacity of the in-memory IB-tree of recent buckets
      * @param cachePages   IB-tree nodes kept in memory
      */
-    BucketDirectory(final Path indexPath, final Collection<BucketEntry> entries, final int unitsPerNode,
-                    final int fanout, final int cachePages) throws IOException {
+    BucketDirectory(final FileIo io, final Path indexPath, final Collection<BucketEntry> entries,
+                    final int unitsPerNode, final int fanout, final int cachePages) throws IOException {
+        this.io = io;
         this.indexPath = indexPath;
         this.unitsPerNode = unitsPerNode;
         this.fanout = fanout;
@@ -80,7 +84,7 @@ final class BucketDirectory implements AutoCloseable {
         final long fingerprint = fingerprint(entries);
         if (Files.exists(indexPath)) {
             try {
-                final DiskIntervalBTree t = DiskIntervalBTree.open(indexPath, cachePages);
+                final DiskIntervalBTree t = DiskIntervalBTree.open(io, indexPath, cachePages);
                 if (t.fingerprint() == fingerprint && t.size() == entries.size()
                         && t.nodeBytes() == unitsPerNode * DiskIntervalBTree.UNIT) {
                     disk = t;
@@ -104,15 +108,19 @@ final class BucketDirectory implements AutoCloseable {
             highs[i] = entries.get(i).high();
             pointers[i] = entries.get(i).pointer();
         }
-        DiskIntervalBTree.write(indexPath, unitsPerNode, fingerprint(entries), lows, highs, pointers, n);
-        if (disk != null) {
-            disk.close();
-        }
-        disk = DiskIntervalBTree.open(indexPath, cachePages);
+        DiskIntervalBTree.write(io, indexPath, unitsPerNode, fingerprint(entries), lows, highs, pointers, n);
+        // Open the new tree before closing the old one: if the open fails, the old tree (its channel still reads the
+        // file it opened) and the buckets recorded since its build still answer searches exactly (issue 22).
+        final DiskIntervalBTree built = DiskIntervalBTree.open(io, indexPath, cachePages);
+        final DiskIntervalBTree old = disk;
+        disk = built;
         recent = new IntervalBTree(fanout);
         retiredSinceBuild.clear();
         changedSinceBuild = false;
         indexBuilds++;
+        if (old != null) {
+            old.close();
+        }
     }
 
     private void addLiveBytes(final int segment, final long delta) {

@@ -9,6 +9,7 @@ import io.nearsort.ldi.commit.ProjectionCommit;
 import io.nearsort.ldi.commit.ProjectionState;
 import io.nearsort.ldi.io.IoHandler;
 import io.nearsort.ldi.io.IoStats;
+import io.nearsort.ldi.io.NamingFileIo;
 import io.nearsort.ldi.io.Segments;
 import io.nearsort.ldi.io.StoreLock;
 
@@ -98,20 +99,20 @@ public final class ColumnStore implements ColumnarStore {
             throw new java.nio.file.NoSuchFileException(directory.resolve(ManifestDescriptor.FILE).toString(), null,
                     "no column store in " + directory);
         }
-        this.lock = StoreLock.acquire(directory);
+        this.lock = StoreLock.acquire(options.fileIo(), directory);
         IoHandler handler = null;
         Manifest log = null;
         try {
-            Files.deleteIfExists(directory.resolve(ManifestDescriptor.TEMP));
+            options.fileIo().deleteIfExists(directory.resolve(ManifestDescriptor.TEMP));
             if (!Manifest.exists(directory)) {
                 refuseForeignFiles(directory, given);
-                log = Manifest.create(directory, given.encode(), given.projections().size(),
+                log = Manifest.create(options.fileIo(), directory, given.encode(), given.projections().size(),
                         options.retainedCommits(), REWRITE_BYTES);
             } else {
                 final int count = given != null ? given.projections().size()
-                        : TableLayout.decode(peekLayout(directory)).projections().size();
-                log = Manifest.open(directory, count, options.retainedCommits(), options.commitPoint(),
-                        REWRITE_BYTES);
+                        : TableLayout.decode(peekLayout(options.fileIo(), directory)).projections().size();
+                log = Manifest.open(options.fileIo(), directory, count, options.retainedCommits(),
+                        options.commitPoint(), REWRITE_BYTES);
             }
             final TableLayout stored;
             try {
@@ -167,8 +168,9 @@ public final class ColumnStore implements ColumnarStore {
     }
 
     /** The layout of an existing store, read without opening it for writing. */
-    private static byte[] peekLayout(final Path directory) throws IOException {
-        return Manifest.readLayout(directory);
+    private static byte[] peekLayout(final io.nearsort.core.io.FileIo io, final Path directory)
+            throws IOException {
+        return Manifest.readLayout(io, directory);
     }
 
     /** A new store must not be created over the files of an old or foreign one. */
@@ -218,7 +220,7 @@ public final class ColumnStore implements ColumnarStore {
      */
     public static ColumnStore open(final Path directory, final Schema schema, final List<Projection> projections,
                                    final ColumnStoreOptions options) throws IOException {
-        return new ColumnStore(directory, new TableLayout(schema, projections), options);
+        return new ColumnStore(directory, new TableLayout(schema, projections), namingFiles(options));
     }
 
     /**
@@ -243,7 +245,12 @@ public final class ColumnStore implements ColumnarStore {
      *                     files cannot be read, or it is open elsewhere ({@link StoreLock.StoreLockedException})
      */
     public static ColumnStore open(final Path directory, final ColumnStoreOptions options) throws IOException {
-        return new ColumnStore(directory, null, options);
+        return new ColumnStore(directory, null, namingFiles(options));
+    }
+
+    /** The options with their {@link ColumnStoreOptions#fileIo} wrapped so that every I/O error names its file. */
+    private static ColumnStoreOptions namingFiles(final ColumnStoreOptions options) {
+        return options.toBuilder().fileIo(NamingFileIo.of(options.fileIo())).build();
     }
 
     /** One of the {@code open} calls, for {@link #openWhenReleased}. */
@@ -492,10 +499,30 @@ public final class ColumnStore implements ColumnarStore {
                 newFiles |= p.forceSegments();
             }
             if (newFiles) {
-                Manifest.syncDirectory(directory);
+                Manifest.syncDirectory(options.fileIo(), directory);
             }
             final CommitPoint point = manifest.commit(metadata, nextRowId, changes, segments);
             committedRows = point.rows();
+            afterCommit(point, startReclamation);
+            return point;
+        } catch (IOException e) {
+            fail(new IllegalStateException(e.getMessage(), e));
+            throw e;
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /**
+     * What follows a durable commit: rewriting the manifest when due, deleting the segments no longer referred to,
+     * rebuilding the IB-tree files, starting background reclamation. The commit stands whatever happens here, so
+     * {@code flush} returns it (issue 22: a flush that throws has not committed); a failure makes the store refuse
+     * further writes, naming it, until it is closed and reopened, which repairs what was left half done (unreferenced
+     * segments are deleted and a stale IB-tree file rebuilt at open).
+     */
+    private void afterCommit(final CommitPoint point, final boolean startReclamation) {
+        try {
+            manifest.rewriteIfDue();
             for (int p = 0; p < ordered.size(); p++) {
                 ordered.get(p).committed(manifest.retainedSegments(p));
             }
@@ -504,12 +531,9 @@ public final class ColumnStore implements ColumnarStore {
                     p.reclaim(options.reclaimThreshold());
                 }
             }
-            return point;
-        } catch (IOException e) {
-            fail(new IllegalStateException(e.getMessage(), e));
-            throw e;
-        } catch (RuntimeException e) {
-            throw fail(e);
+        } catch (IOException | RuntimeException e) {
+            fail(new IllegalStateException("commit " + point.id() + " of " + directory + " is durable, but what"
+                    + " follows it failed: " + e.getMessage(), e));
         }
     }
 
@@ -856,22 +880,35 @@ public final class ColumnStore implements ColumnarStore {
             try {
                 p.close(committed);
             } catch (IOException e) {
-                if (error == null) {
-                    error = e;
-                } else {
-                    error.addSuppressed(e);
-                }
+                error = firstOf(error, e);
+            } catch (RuntimeException e) {
+                error = firstOf(error, new IOException("closing " + p.where() + " failed: " + e.getMessage(), e));
             }
         }
+        // Every step runs whatever failed before: the lock above all, so that the store can be reopened.
         io.close();
         try {
             manifest.close();
-        } finally {
+        } catch (IOException e) {
+            error = firstOf(error, e);
+        }
+        try {
             lock.close();
+        } catch (IOException e) {
+            error = firstOf(error, e);
         }
         if (error != null) {
             throw error;
         }
+    }
+
+    /** {@code first}, carrying {@code next} as suppressed, or {@code next} when there is no first failure yet. */
+    private static IOException firstOf(final IOException first, final IOException next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
     }
 
     private boolean hasUncommittedChanges() {

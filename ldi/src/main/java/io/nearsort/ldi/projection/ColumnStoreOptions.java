@@ -1,7 +1,10 @@
 package io.nearsort.ldi.projection;
 
+import io.nearsort.core.io.FileIo;
 import io.nearsort.ldi.bucketing.BucketizerBuilder;
 import io.nearsort.ldi.io.Segments;
+
+import java.util.Objects;
 
 /**
  * Tuning of a {@link ColumnStore}: the LDI knobs each projection's bucketizer gets (§2–3), the IB-tree's (§4.1),
@@ -41,13 +44,15 @@ import io.nearsort.ldi.io.Segments;
  *                           ({@link ColumnStore#reclaim} still runs it on demand)
  * @param cursorWindowRows   rows a streaming cursor ({@link ColumnStore#scan}) holds per pass: it holds at most
  *                           twice as many
+ * @param fileIo             how the store opens, renames and deletes its files ({@link FileIo#standard()} unless a
+ *                           test puts faults in between, issue 22)
  */
 public record ColumnStoreOptions(int bucketCapacity, int bufferCapacity, int trainingPrefix, int fanout,
                                  int windowSize, double phiMax, double phiMin, int readerThreads, double theta,
                                  int thetaGroup, int indexFanout, int indexNodeUnits, int indexCachePages,
                                  int maintenanceTrigger, long segmentBytes, int retainedCommits, long commitPoint,
                                  boolean commitOnClose, long memoryBudget, double reclaimThreshold,
-                                 int cursorWindowRows) {
+                                 int cursorWindowRows, FileIo fileIo) {
     /** The smallest segment size accepted. */
     public static final long MIN_SEGMENT_BYTES = 4096;
 
@@ -80,7 +85,9 @@ public record ColumnStoreOptions(int bucketCapacity, int bufferCapacity, int tra
      * @param reclaimThreshold   dead fraction of a sealed segment that starts background reclamation, in [0, 1];
      *                           0 for off
      * @param cursorWindowRows   rows a streaming cursor holds per pass, 1 to 2^28
+     * @param fileIo             how the store reaches its files, not null
      * @throws IllegalArgumentException naming the first of the values checked here that is out of range
+     * @throws NullPointerException     when {@code fileIo} is null
      */
     public ColumnStoreOptions {
         if (fanout < 0) {
@@ -122,6 +129,7 @@ public record ColumnStoreOptions(int bucketCapacity, int bufferCapacity, int tra
             throw new IllegalArgumentException("cursorWindowRows must be in [1, 2^28] (got: " + cursorWindowRows
                     + ")");
         }
+        Objects.requireNonNull(fileIo, "fileIo");
     }
 
     /**
@@ -130,7 +138,7 @@ public record ColumnStoreOptions(int bucketCapacity, int bufferCapacity, int tra
      * until θ is measured for the device with {@link io.nearsort.ldi.io.ThetaCalibration}),
      * IB-tree nodes of 4 KiB with 256 cached, background maintenance after 256 non-compacted buckets; segments of
      * 64 MiB, two commit points retained, commit on close, a memory budget of 512 MiB, background reclamation of
-     * sealed segments half dead, cursor windows of 65,536 rows.
+     * sealed segments half dead, cursor windows of 65,536 rows, files reached through {@link FileIo#standard()}.
      *
      * @return the default options
      */
@@ -179,6 +187,7 @@ public record ColumnStoreOptions(int bucketCapacity, int bufferCapacity, int tra
         private long memoryBudget = 512L << 20;
         private double reclaimThreshold = 0.5;
         private int cursorWindowRows = 1 << 16;
+        private FileIo fileIo = FileIo.standard();
 
         private Builder() {
         }
@@ -205,6 +214,7 @@ public record ColumnStoreOptions(int bucketCapacity, int bufferCapacity, int tra
             this.memoryBudget = o.memoryBudget;
             this.reclaimThreshold = o.reclaimThreshold;
             this.cursorWindowRows = o.cursorWindowRows;
+            this.fileIo = o.fileIo;
         }
 
         /**
@@ -370,6 +380,20 @@ public record ColumnStoreOptions(int bucketCapacity, int bufferCapacity, int tra
         }
 
         /**
+         * The store reaches every file it opens, renames or deletes through {@code io} (the default:
+         * {@link FileIo#standard()}); a test passes a {@link io.nearsort.core.io.FaultInjectingFileIo} to put I/O
+         * faults between the store and its disk (issue 22).
+         *
+         * @param io how the store opens, renames and deletes its files
+         * @return this builder
+         * @throws NullPointerException when {@code io} is null
+         */
+        public Builder fileIo(final FileIo io) {
+            this.fileIo = Objects.requireNonNull(io, "fileIo");
+            return this;
+        }
+
+        /**
          * The options.
          *
          * @return the options, checked
@@ -381,7 +405,7 @@ public record ColumnStoreOptions(int bucketCapacity, int bufferCapacity, int tra
             return new ColumnStoreOptions(bucketCapacity, bufferCapacity, trainingPrefix, fanout, windowSize, phiMax,
             phiMin, readerThreads, theta, thetaGroup, indexFanout, indexNodeUnits, indexCachePages,
             maintenanceTrigger, segmentBytes, retainedCommits, commitPoint, commitOnClose, memoryBudget,
-            reclaimThreshold, cursorWindowRows);
+            reclaimThreshold, cursorWindowRows, fileIo);
         }
     }
 }

@@ -88,7 +88,7 @@ final class ProjectionStore implements AutoCloseable {
         for (BucketEntry e : state.live()) {
             referenced.add(e.segment());
         }
-        this.segments = Segments.open(dir, name, layout.identity("ldi segment"), o.segmentBytes(),
+        this.segments = Segments.open(o.fileIo(), dir, name, layout.identity("ldi segment"), o.segmentBytes(),
                 state.activeSegment(), state.activeEnd(), state.nextSegment(), referenced);
         try {
             for (BucketEntry e : state.live()) {
@@ -100,8 +100,8 @@ final class ProjectionStore implements AutoCloseable {
                                     + " segment (" + fileEnd + " bytes): truncated");
                 }
             }
-            this.directory = new BucketDirectory(dir.resolve(name + ".ibt"), state.live(), o.indexNodeUnits(),
-                    o.indexFanout(), o.indexCachePages());
+            this.directory = new BucketDirectory(o.fileIo(), dir.resolve(name + ".ibt"), state.live(),
+                    o.indexNodeUnits(), o.indexFanout(), o.indexCachePages());
         } catch (IOException | RuntimeException e) {
             segments.close();
             throw e;

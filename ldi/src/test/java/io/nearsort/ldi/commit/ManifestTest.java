@@ -108,6 +108,7 @@ class ManifestTest {
             }
             final Map<String, String> metadata = Map.of("c", Integer.toString(c), "topic-" + (c % 3), "x".repeat(c));
             final CommitPoint point = m.commit(metadata, 10L * c, changes, segments);
+            m.rewriteIfDue();
             assertEquals(c, point.id());
             final List<TreeMap<Long, BucketEntry>> copy = new ArrayList<>();
             live.forEach(l -> copy.add(new TreeMap<>(l)));
