@@ -85,6 +85,12 @@ public final class LongIndexOracle {
         }
     }
 
+    /** Compares the whole content every {@code n} operations (default 50,000) and at the end. */
+    public LongIndexOracle checksEvery(final long n) {
+        this.checksEvery = n;
+        return this;
+    }
+
     /** Compares {@code size()} only every {@code n} operations (for indexes whose exact size is costly). */
     public LongIndexOracle sizeCheckEvery(final long n) {
         this.sizeCheckEvery = n;
