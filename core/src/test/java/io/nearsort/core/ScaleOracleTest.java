@@ -19,8 +19,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  *
  * <pre>
  * ./mvnw -B -ntp -pl core test -Dnearsort.excludedGroups=none -Dgroups=slow -Dtest=ScaleOracleTest \
- *     -Dsurefire.failIfNoSpecifiedTests=false [-Dnearsort.scale.operations=100000000]
+ *     -Dnearsort.testHeap=12g -Dsurefire.failIfNoSpecifiedTests=false [-Dnearsort.scale.operations=100000000]
  * </pre>
+ *
+ * (the oracle of the near-sorted run grows to tens of millions of entries: the default test heap, 2 GiB, is too
+ * small).
  */
 @Tag("slow")
 class ScaleOracleTest {
