@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.CopyOption;
@@ -258,31 +257,26 @@ public final class FaultInjectingFileIo implements FileIo {
     }
 
     /** A channel whose reads, writes and forces go through the rules of its {@link FaultInjectingFileIo}. */
-    private static final class FaultyChannel extends FileChannel {
+    private static final class FaultyChannel extends ForwardingFileChannel {
         private final FaultInjectingFileIo io;
-        private final Path path;
-        private final FileChannel channel;
 
         FaultyChannel(final FaultInjectingFileIo io, final Path path, final FileChannel channel) {
+            super(path, channel);
             this.io = io;
-            this.path = path;
-            this.channel = channel;
         }
 
         @Override
         public int read(final ByteBuffer dst) throws IOException {
             final Fault f = io.check(Operation.READ, path);
             final int start = dst.position();
-            final int n = channel.read(dst);
-            return flipIf(f, dst, start, n);
+            return flipIf(f, dst, start, delegate.read(dst));
         }
 
         @Override
         public int read(final ByteBuffer dst, final long position) throws IOException {
             final Fault f = io.check(Operation.READ, path);
             final int start = dst.position();
-            final int n = channel.read(dst, position);
-            return flipIf(f, dst, start, n);
+            return flipIf(f, dst, start, delegate.read(dst, position));
         }
 
         @Override
@@ -331,7 +325,7 @@ public final class FaultInjectingFileIo implements FileIo {
             int written = 0;
             try {
                 while (src.hasRemaining()) {
-                    final int n = position < 0 ? channel.write(src) : channel.write(src, position + written);
+                    final int n = position < 0 ? delegate.write(src) : delegate.write(src, position + written);
                     written += n;
                     if (f == Fault.SHORT_WRITE) {
                         break; // one short write is the fault
@@ -354,9 +348,8 @@ public final class FaultInjectingFileIo implements FileIo {
                 if (!srcs[i].hasRemaining()) {
                     continue;
                 }
-                final int wanted = srcs[i].remaining();
                 total += write(srcs[i]);
-                if (srcs[i].remaining() > 0 || wanted == 0) {
+                if (srcs[i].hasRemaining()) {
                     break; // a short write ends a gathering write
                 }
             }
@@ -364,32 +357,15 @@ public final class FaultInjectingFileIo implements FileIo {
         }
 
         @Override
-        public long position() throws IOException {
-            return channel.position();
-        }
-
-        @Override
-        public FileChannel position(final long newPosition) throws IOException {
-            channel.position(newPosition);
-            return this;
-        }
-
-        @Override
-        public long size() throws IOException {
-            return channel.size();
-        }
-
-        @Override
         public FileChannel truncate(final long size) throws IOException {
             io.check(Operation.WRITE, path);
-            channel.truncate(size);
-            return this;
+            return super.truncate(size);
         }
 
         @Override
         public void force(final boolean metaData) throws IOException {
             io.check(Operation.FORCE, path);
-            channel.force(metaData);
+            super.force(metaData);
         }
 
         @Override
@@ -433,24 +409,9 @@ public final class FaultInjectingFileIo implements FileIo {
         }
 
         @Override
-        public MappedByteBuffer map(final MapMode mode, final long position, final long size) throws IOException {
+        public MappedByteBuffer map(final MapMode mode, final long position, final long size) {
             throw new UnsupportedOperationException("FaultInjectingFileIo cannot see accesses to mapped memory ("
                     + path + ")");
-        }
-
-        @Override
-        public FileLock lock(final long position, final long size, final boolean shared) throws IOException {
-            return channel.lock(position, size, shared);
-        }
-
-        @Override
-        public FileLock tryLock(final long position, final long size, final boolean shared) throws IOException {
-            return channel.tryLock(position, size, shared);
-        }
-
-        @Override
-        protected void implCloseChannel() throws IOException {
-            channel.close();
         }
     }
 }

@@ -42,21 +42,26 @@ class SBTreeSlowTest {
     /** The concurrency tests of the default run, repeated ten times with other seeds (round 0: the default's). */
     @Test
     void concurrencyTestsManyTimes() throws Exception {
-        final SBTreeConcurrencyTest tests = new SBTreeConcurrencyTest();
         for (int round = 0; round < 10; round++) {
-            tests.seedOffset = round * 1_000_003L;
-            for (final int maxBlocks : new int[] {1, 3, 16}) {
-                tests.perThreadKeySpaces(maxBlocks);
-            }
-            tests.sharedKeysLatestWriteWins(512);
-            tests.sharedKeysLatestWriteWins(4096);
-            tests.aCompletedWriteIsVisibleToEveryThread();
-            tests.scansAreWeaklyConsistent();
-            for (final int delayed : new int[] {0, 10, 50}) {
-                tests.timeSeriesIngestedByManyThreads(delayed);
-            }
-            tests.retentionDeletesWhileIngesting();
+            everyConcurrencyTest(round * 1_000_003L);
         }
+    }
+
+    /** Every test of {@link SBTreeConcurrencyTest} once, its seeds moved by {@code seedOffset}. */
+    private static void everyConcurrencyTest(final long seedOffset) throws Exception {
+        final SBTreeConcurrencyTest tests = new SBTreeConcurrencyTest();
+        tests.seedOffset = seedOffset;
+        for (final int maxBlocks : new int[] {1, 3, 16}) {
+            tests.perThreadKeySpaces(maxBlocks);
+        }
+        tests.sharedKeysLatestWriteWins(512);
+        tests.sharedKeysLatestWriteWins(4096);
+        tests.aCompletedWriteIsVisibleToEveryThread();
+        tests.scansAreWeaklyConsistent();
+        for (final int delayed : new int[] {0, 10, 50}) {
+            tests.timeSeriesIngestedByManyThreads(delayed);
+        }
+        tests.retentionDeletesWhileIngesting();
     }
 
     /**
@@ -68,21 +73,9 @@ class SBTreeSlowTest {
     void soak() throws Exception {
         final long end = System.nanoTime()
                 + (long) (Double.parseDouble(System.getProperty("nearsort.soak.minutes", "10")) * 60e9);
-        final SBTreeConcurrencyTest tests = new SBTreeConcurrencyTest();
         int rounds = 0;
         while (System.nanoTime() < end) {
-            tests.seedOffset = 7_000_001L * ++rounds;
-            for (final int maxBlocks : new int[] {1, 3, 16}) {
-                tests.perThreadKeySpaces(maxBlocks);
-            }
-            tests.sharedKeysLatestWriteWins(512);
-            tests.sharedKeysLatestWriteWins(4096);
-            tests.aCompletedWriteIsVisibleToEveryThread();
-            tests.scansAreWeaklyConsistent();
-            for (final int delayed : new int[] {0, 10, 50}) {
-                tests.timeSeriesIngestedByManyThreads(delayed);
-            }
-            tests.retentionDeletesWhileIngesting();
+            everyConcurrencyTest(7_000_001L * ++rounds);
         }
         System.out.println("soak: SB-Tree concurrency tests: " + rounds + " rounds, every one agreeing with its oracles");
     }

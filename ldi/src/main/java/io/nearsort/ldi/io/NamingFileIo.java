@@ -1,14 +1,10 @@
 package io.nearsort.ldi.io;
 
 import io.nearsort.core.io.FileIo;
+import io.nearsort.core.io.ForwardingFileChannel;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.WritableByteChannel;
 import java.nio.file.CopyOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
@@ -94,161 +90,17 @@ public final class NamingFileIo implements FileIo {
     }
 
     /** A channel whose errors name its file. */
-    private static final class NamedChannel extends FileChannel {
-        private final Path path;
-        private final FileChannel channel;
-
+    private static final class NamedChannel extends ForwardingFileChannel {
         NamedChannel(final Path path, final FileChannel channel) {
-            this.path = path;
-            this.channel = channel;
+            super(path, channel);
         }
 
         @Override
-        public int read(final ByteBuffer dst) throws IOException {
+        protected <T> T forward(final String verb, final IoCall<T> call) throws IOException {
             try {
-                return channel.read(dst);
+                return call.run();
             } catch (IOException e) {
-                throw named(e, path, "reading");
-            }
-        }
-
-        @Override
-        public long read(final ByteBuffer[] dsts, final int offset, final int length) throws IOException {
-            try {
-                return channel.read(dsts, offset, length);
-            } catch (IOException e) {
-                throw named(e, path, "reading");
-            }
-        }
-
-        @Override
-        public int read(final ByteBuffer dst, final long position) throws IOException {
-            try {
-                return channel.read(dst, position);
-            } catch (IOException e) {
-                throw named(e, path, "reading");
-            }
-        }
-
-        @Override
-        public int write(final ByteBuffer src) throws IOException {
-            try {
-                return channel.write(src);
-            } catch (IOException e) {
-                throw named(e, path, "writing");
-            }
-        }
-
-        @Override
-        public long write(final ByteBuffer[] srcs, final int offset, final int length) throws IOException {
-            try {
-                return channel.write(srcs, offset, length);
-            } catch (IOException e) {
-                throw named(e, path, "writing");
-            }
-        }
-
-        @Override
-        public int write(final ByteBuffer src, final long position) throws IOException {
-            try {
-                return channel.write(src, position);
-            } catch (IOException e) {
-                throw named(e, path, "writing");
-            }
-        }
-
-        @Override
-        public long position() throws IOException {
-            return channel.position();
-        }
-
-        @Override
-        public FileChannel position(final long newPosition) throws IOException {
-            channel.position(newPosition);
-            return this;
-        }
-
-        @Override
-        public long size() throws IOException {
-            try {
-                return channel.size();
-            } catch (IOException e) {
-                throw named(e, path, "sizing");
-            }
-        }
-
-        @Override
-        public FileChannel truncate(final long size) throws IOException {
-            try {
-                channel.truncate(size);
-                return this;
-            } catch (IOException e) {
-                throw named(e, path, "truncating");
-            }
-        }
-
-        @Override
-        public void force(final boolean metaData) throws IOException {
-            try {
-                channel.force(metaData);
-            } catch (IOException e) {
-                throw named(e, path, "forcing");
-            }
-        }
-
-        @Override
-        public long transferTo(final long position, final long count, final WritableByteChannel target)
-                throws IOException {
-            try {
-                return channel.transferTo(position, count, target);
-            } catch (IOException e) {
-                throw named(e, path, "copying from");
-            }
-        }
-
-        @Override
-        public long transferFrom(final ReadableByteChannel src, final long position, final long count)
-                throws IOException {
-            try {
-                return channel.transferFrom(src, position, count);
-            } catch (IOException e) {
-                throw named(e, path, "copying to");
-            }
-        }
-
-        @Override
-        public MappedByteBuffer map(final MapMode mode, final long position, final long size) throws IOException {
-            try {
-                return channel.map(mode, position, size);
-            } catch (IOException e) {
-                throw named(e, path, "mapping");
-            }
-        }
-
-        @Override
-        public FileLock lock(final long position, final long size, final boolean shared) throws IOException {
-            try {
-                return channel.lock(position, size, shared);
-            } catch (IOException e) {
-                throw named(e, path, "locking");
-            }
-        }
-
-        @Override
-        public FileLock tryLock(final long position, final long size, final boolean shared) throws IOException {
-            try {
-                return channel.tryLock(position, size, shared);
-            } catch (IOException e) {
-                throw named(e, path, "locking");
-            }
-        }
-
-        @Override
-        protected void implCloseChannel() throws IOException {
-            try {
-                channel.close();
-            } catch (IOException e) {
-                throw named(e, path, "closing");
+                throw named(e, path, verb);
             }
         }
     }
