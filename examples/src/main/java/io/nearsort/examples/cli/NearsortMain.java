@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.InvalidPathException;
 import java.util.concurrent.Callable;
 
 /**
@@ -67,6 +68,12 @@ public final class NearsortMain implements Callable<Integer> {
             final String name = command.getCommandSpec().qualifiedName();
             if (e instanceof MalformedInputException) {
                 io.err().println(name + ": " + e.getMessage());
+                return BAD_ARGUMENTS;
+            }
+            if (e instanceof InvalidPathException) { // a file argument no file system accepts (a NUL in it, say)
+                final InvalidPathException bad = (InvalidPathException) e;
+                io.err().println(name + ": '" + bad.getInput().replace("\0", "\\0") + "' is not a valid file name: "
+                        + bad.getReason());
                 return BAD_ARGUMENTS;
             }
             final IOException ioFailure = e instanceof UncheckedIOException ? ((UncheckedIOException) e).getCause()

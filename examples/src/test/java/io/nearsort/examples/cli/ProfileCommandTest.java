@@ -163,4 +163,13 @@ class ProfileCommandTest {
         assertTrue(cli.out.contains("Usage: nearsort profile") && cli.out.contains("Examples:"), cli.out);
         assertTrue(new String(cli.outBytes, StandardCharsets.UTF_8).contains("--window"));
     }
+
+    /** Found by {@code CliArgumentsFuzzTest}: a file name no file system accepts was an internal error (exit 1). */
+    @Test
+    void aFileNameWithANulCharacterIsABadArgument() {
+        final Cli cli = Cli.run("profile", "keys\0.txt");
+        assertEquals(2, cli.exitCode, cli::toString);
+        assertTrue(cli.err.startsWith("nearsort profile: 'keys\\0.txt' is not a valid file name"), cli.err);
+        assertEquals(1, cli.err.strip().lines().count(), cli.err);
+    }
 }
