@@ -6,15 +6,14 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.util.ArrayList;
 import java.util.List;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Hostile arguments for {@code nearsort generate} and {@code nearsort profile} (issue 22): command lines drawn from
  * the commands' options with good, bad and extreme values, plus arbitrary strings, and arbitrary bytes on standard
- * input. Every run must end with exit code 0, or 2 and a message on standard error (README, "The command line");
- * exit code 1 (an internal failure) or an exception escaping {@code NearsortMain.run} is a finding. Counts are kept
+ * input. Every run must end with exit code 0, or 2 and a message naming the command on standard error (README, "The
+ * command line"); exit code 1 (an internal failure, the only one printed with a stack trace) or an exception
+ * escaping {@code NearsortMain.run} is a finding. Counts are kept
  * small so that one run takes milliseconds.
  *
  * <p>{@code mvn test} replays the committed corpus ({@code CliArgumentsFuzzTestInputs}); {@code JAZZER_FUZZ=1}
@@ -58,9 +57,9 @@ class CliArgumentsFuzzTest {
         final Cli cli = Cli.runWithInput(stdin, args.toArray(new String[0]));
         assertTrue(cli.exitCode == 0 || cli.exitCode == 2, () -> args + " -> " + cli);
         if (cli.exitCode == 2) {
-            assertFalse(cli.err.isBlank(), () -> args + " exits 2 without a message");
-            // A stack trace's frames start lines with a tab and "at " (the message may echo any input text).
-            assertEquals(-1, cli.err.indexOf("\n\tat "), () -> args + " prints a stack trace: " + cli);
+            // The message names the command; only an internal error (exit 1) prints a stack trace. (Looking for
+            // one in the text was a false finding twice: the message echoes the input, which may hold anything.)
+            assertTrue(cli.err.startsWith("nearsort "), () -> args + " exits 2 without a message: " + cli);
         }
     }
 }
