@@ -400,10 +400,6 @@ public final class SortednessAwareIndex implements LongIndex {
     }
 
     /**
-     * Takes the write side: the exclusive lock (unless single-thread) and, for a single-writer or single-thread
-     * index, the writer check; then does a query-driven sort a reader asked a single writer for.
-     */
-    /**
      * Whether the tree's pages have reached {@link SortednessAwareIndexBuilder#maxBytes}. A flush cycle's run may be
      * on its way to the tree in another thread: its pages count as they are taken (the read is of a plain counter,
      * so it may lag that thread by a few pages, which a soft bound allows).
@@ -418,6 +414,10 @@ public final class SortednessAwareIndex implements LongIndex {
                 + maxTreeBytes + " (SortednessAwareIndexBuilder.maxBytes); remove entries or raise the bound");
     }
 
+    /**
+     * Takes the write side: the exclusive lock (unless single-thread) and, for a single-writer or single-thread
+     * index, the writer check; then does a query-driven sort a reader asked a single writer for.
+     */
     private void lockForWrite() {
         // getReadLockCount() is a cheap read of the lock state; the per-thread count is only needed when some
         // thread holds the read lock (a write from inside this thread's scan would deadlock).
