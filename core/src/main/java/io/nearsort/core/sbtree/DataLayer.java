@@ -155,6 +155,8 @@ final class DataLayer implements SearchLayerThread.DataLayerMaintenance {
         if (count < d.capacity) {
             DataBlock.insertAt(d, block, insertAt, count, key, value);
             VersionLock.unlock(block, version);
+            context.lastInsertBlock = block;
+            context.lastInsertAt = insertAt;
         } else {
             if (!mayAllocate.getAsBoolean()) {
                 VersionLock.unlockUnchanged(block, version);
@@ -167,11 +169,20 @@ final class DataLayer implements SearchLayerThread.DataLayerMaintenance {
         context.delayedInserts++;
     }
 
-    /** Splits the full, locked {@code block} 50:50 around the new entry and unlocks it. */
+    /**
+     * Splits the full, locked {@code block} around the new entry and unlocks it: 50:50 as a B+-tree leaf splits,
+     * or, when this thread's last delayed insert went to the position just before in the same block (an ascending
+     * stretch of delayed keys, as after a key from the future moved the shortcut's fence ahead of the stream),
+     * where the entry lands (at most the conversion's fill target, {@code SBTreeBuilder.fillFactor}, stays): the
+     * entries below it stay and the new right block takes the entry and the rest of the stretch. 50:50 splits of
+     * such a stretch would leave every block half full.
+     */
     private void split(final ThreadContext context, final long block, final long version, final int insertAt,
                        final int count, final long key, final long value) {
         final long right = arena.allocate();
-        final int leftCount = (count + 1) / 2;
+        final boolean ascending = context.lastInsertBlock == block && insertAt == context.lastInsertAt + 1;
+        final int keep = Math.min(count, fillTarget);
+        final int leftCount = !ascending ? (count + 1) / 2 : insertAt < keep ? insertAt + 1 : keep;
         DataBlock.format(right, 0L, BlockHeader.next(block));
         if (insertAt < leftCount) {
             DataBlock.moveTail(d, block, leftCount - 1, count, right);
@@ -181,6 +192,8 @@ final class DataLayer implements SearchLayerThread.DataLayerMaintenance {
             DataBlock.insertAt(d, right, insertAt - leftCount, count - leftCount, key, value);
         }
         final long fence = DataBlock.key(d, right, 0);
+        context.lastInsertBlock = insertAt < leftCount ? block : right;
+        context.lastInsertAt = insertAt < leftCount ? insertAt : insertAt - leftCount;
         BlockHeader.setLowFence(right, fence);
         BlockHeader.link(block, right);
         if (tail == block) {
@@ -190,6 +203,9 @@ final class DataLayer implements SearchLayerThread.DataLayerMaintenance {
         searchLayerThread.index(new long[] {fence, right}, 1);
         VersionLock.unlock(block, version);
         context.blockSplits++;
+        if (ascending) {
+            context.ascendingSplits++;
+        }
         context.blocksCreated++;
     }
 

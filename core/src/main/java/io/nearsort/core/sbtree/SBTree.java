@@ -105,6 +105,8 @@ public final class SBTree implements LongIndex {
     public static final String SEARCH_LAYER_LAG = "searchLayerLag";
     /** Data blocks split by delayed inserts. */
     public static final String BLOCK_SPLITS = "blockSplits";
+    /** Of those, splits where an ascending stretch of delayed inserts landed rather than 50:50 (§IV-D). */
+    public static final String ASCENDING_SPLITS = "ascendingSplits";
     /** Data blocks in the data layer. */
     public static final String DATA_BLOCKS = "dataBlocks";
     /** Search blocks (nodes of the search layer). */
@@ -603,6 +605,7 @@ public final class SBTree implements LongIndex {
                 .counter(SEARCH_LAYER_RESTARTS, sum.searchLayerRestarts)
                 .counter(SEARCH_LAYER_LAG, Math.max(0, sum.blocksCreated - searchLayerThread.blocksIndexed()))
                 .counter(BLOCK_SPLITS, sum.blockSplits)
+                .counter(ASCENDING_SPLITS, sum.ascendingSplits)
                 .counter(DATA_BLOCKS, dataBlockCount)
                 .counter(SEARCH_BLOCKS, searchLayer.searchBlocks())
                 .counter(UNLINKED_BLOCKS, searchLayerThread.blocksUnlinked())

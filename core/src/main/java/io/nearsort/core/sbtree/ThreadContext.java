@@ -155,6 +155,7 @@ final class ThreadContext extends ThreadContextHotFields {
         walkSteps += other.walkSteps;
         searchLayerRestarts += other.searchLayerRestarts;
         blockSplits += other.blockSplits;
+        ascendingSplits += other.ascendingSplits;
         conversions += other.conversions;
         convertedEntries += other.convertedEntries;
         blocksCreated += other.blocksCreated;

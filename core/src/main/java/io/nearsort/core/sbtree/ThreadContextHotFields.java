@@ -23,6 +23,12 @@ abstract class ThreadContextHotFields extends ThreadContextPadding {
     int scanDepth;
     /** The stable version {@code DataLayer.locate} read of the block it returned. */
     long locatedVersion;
+    /**
+     * The data block and position of this thread's last delayed insert: an insert into a full block right after
+     * it is part of an ascending stretch, and the block splits where it lands ({@code DataLayer.split}).
+     */
+    long lastInsertBlock;
+    int lastInsertAt;
 
     // Statistics, written by the owner only (plain stores), summed by stats().
     long shortcutInserts;
@@ -33,6 +39,7 @@ abstract class ThreadContextHotFields extends ThreadContextPadding {
     long walkSteps;
     long searchLayerRestarts;
     long blockSplits;
+    long ascendingSplits;
     long conversions;
     long convertedEntries;
     long blocksCreated;

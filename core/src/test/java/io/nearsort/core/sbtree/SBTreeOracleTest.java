@@ -124,6 +124,43 @@ class SBTreeOracleTest {
         }
     }
 
+    /**
+     * One key from the future (a sensor with a wrong clock) moves the shortcut's fence ahead of the stream, so
+     * every later in-order key is delayed data until the stream catches up (§IV-D). Those keys arrive in
+     * ascending order: the blocks they fill split where they land and stay full, where 50:50 splits left every
+     * block two thirds full (averageLeafFill 0.667 before this split rule). Reads agree with a TreeMap meanwhile.
+     */
+    @Test
+    void delayedKeysInAscendingOrderFillTheirBlocks() {
+        final TreeMap<Long, Long> oracle = new TreeMap<>();
+        try (SBTree tree = Indexes.sbTree().blockSize(512).maxPerThreadBlocks(4).build()) {
+            final int n = 50_000;
+            for (int i = 0; i < n; i++) {
+                tree.put(i, -i);
+                oracle.put((long) i, (long) -i);
+            }
+            tree.put(1L << 40, 1);
+            oracle.put(1L << 40, 1L);
+            final long shortcutBefore = tree.stats().counter(SBTree.SHORTCUT_INSERTS);
+            for (int i = n; i < 3 * n; i++) {
+                tree.put(i, -i);
+                oracle.put((long) i, (long) -i);
+                if (i % 997 == 0) {
+                    assertEquals(-(i - 13), tree.getOrDefault(i - 13, 1));
+                }
+            }
+            SBTreeValidator.check(tree);
+            final io.nearsort.core.IndexStats stats = tree.stats();
+            // Only until the segmented block holding the future key is converted (4 per-thread blocks).
+            assertTrue(stats.counter(SBTree.SHORTCUT_INSERTS) - shortcutBefore < 1_000, "delayed: " + stats);
+            assertTrue(stats.counter(SBTree.ASCENDING_SPLITS) > 0, stats::toString);
+            assertTrue(stats.counter(SBTree.BLOCK_SPLITS) - stats.counter(SBTree.ASCENDING_SPLITS) <= 1,
+                    stats::toString);
+            assertTrue(stats.averageLeafFill() > 0.97, stats::toString);
+            assertSameContent(tree, oracle);
+        }
+    }
+
     @Test
     void extremeKeysAndAFullRangeOfValues() {
         final long[] edges = LongIndexOracle.EDGE_KEYS;
