@@ -76,6 +76,14 @@ public enum BenchStructure {
             return IndexTarget.of(Indexes.saBeTree().bufferCapacity(bufferCapacity).build());
         }
     },
+    /** The SA Bε-tree built for one writer thread and any number of readers, as {@link #SA_BPLUS_SW}. */
+    SA_BETREE_SW("sa-betree-sw", "SA Bε-tree, single writer") {
+        @Override
+        public BenchTarget create(final int bufferCapacity) {
+            return IndexTarget.of(Indexes.saBeTree().bufferCapacity(bufferCapacity)
+                    .concurrency(Concurrency.SINGLE_WRITER).build());
+        }
+    },
     /** {@link TreeMap}, the JDK's red-black tree. */
     TREEMAP("treemap", "java.util.TreeMap") {
         @Override
