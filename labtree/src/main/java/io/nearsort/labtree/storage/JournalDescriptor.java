@@ -25,7 +25,10 @@ package io.nearsort.labtree.storage;
  * generation is not older than the header's is replayed (replaying twice writes the same images), the file is
  * forced and the journal deleted; anything else is an uncommitted remainder and is discarded with the journal, and
  * the file opens at the header's commit. A slot whose image is torn, stale or from a later epoch fails the table's
- * checksum, so a half-written commit is never replayed.
+ * checksum, so a half-written commit is never replayed. A commit that looks incomplete is read again before the
+ * journal is discarded: a read that returned a flipped bit once must not drop a durable commit (after a partial
+ * checkpoint that would leave a mixture of two commits). A journal damaged on the device stays indistinguishable
+ * from a torn one.
  */
 final class JournalDescriptor {
     /** "NSLABJNL" in ASCII. */
