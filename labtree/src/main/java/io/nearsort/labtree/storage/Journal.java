@@ -227,7 +227,11 @@ final class Journal implements AutoCloseable {
         final long pageCount = scratch.getLong(JournalDescriptor.PAGE_COUNT_OFFSET);
         final int tableChecksum = scratch.getInt(JournalDescriptor.TABLE_CHECKSUM_OFFSET);
         final long tablePosition = JournalDescriptor.tablePosition(slotCount, pageSize);
-        if (journal.size() < tablePosition + slotCount * JournalDescriptor.TABLE_ENTRY_LENGTH) {
+        // A commit without slots (every page it changed was new, so written in place: a new file's first commit)
+        // is the record alone; otherwise the journal ends at its table.
+        final long committedLength = slotCount == 0 ? JournalDescriptor.RECORD_LENGTH
+                : tablePosition + slotCount * JournalDescriptor.TABLE_ENTRY_LENGTH;
+        if (journal.size() < committedLength) {
             return null; // a length from the record is trusted only once the journal holds it
         }
         final int n = (int) slotCount;

@@ -14,6 +14,9 @@ package io.nearsort.labtree.storage;
  * [pageSize × (slotCount+1)]  slot table: slotCount × ([0] long page  [8] int the image's trailer CRC32C)
  * </pre>
  *
+ * A commit without slots (every page it changed is past the last commit, so written in place: a new file's first
+ * commit) is the commit record alone.
+ *
  * <p>Protocol (one writer; {@link PageFile#sync()}): between commits, a dirty page that the last commit holds
  * (number ≤ its pageCount) is written to a slot of the journal, never over its committed image; a page beyond it
  * is written in place. A commit (1) forces the file, so the pages written in place are durable, (2) writes the

@@ -4,7 +4,6 @@ import io.nearsort.core.io.FaultInjectingFileIo;
 import io.nearsort.core.io.FaultInjectingFileIo.Fault;
 import io.nearsort.core.io.FaultInjectingFileIo.Operation;
 import io.nearsort.core.io.FileIo;
-import io.nearsort.core.io.ForwardingFileChannel;
 import io.nearsort.labtree.ResourceProbe;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -15,10 +14,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.CopyOption;
 import java.nio.file.Files;
-import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -44,11 +40,13 @@ import static org.junit.jupiter.api.Assertions.fail;
  *
  * <p>The files a kill leaves are taken in process, deterministically: a second flush of the array runs through an
  * I/O that copies the page file and its journal at chosen moments (a kill keeps what was written, since the
- * operating system holds the written pages). Four images: <em>uncommitted</em> (before the flush, with pages of
- * the first flush's commit evicted into journal slots; recovery discards them, the array opens at flush 1),
+ * operating system holds the written pages). Five images: <em>first commit point</em> (the first flush of the new
+ * file, just after its journal's force: a commit without slots, its pages all written in place; recovery writes the
+ * header, the array opens at flush 1), <em>uncommitted</em> (before the second flush, with pages of the first
+ * flush's commit evicted into journal slots; recovery discards them, the array opens at flush 1),
  * <em>commit point</em> (just after the journal's force; recovery replays every slot), <em>mid checkpoint</em>
  * (half of the slots copied in place: a mixture only the replay repairs) and <em>header written</em> (every slot
- * and the header with the new generation written, the file not yet forced); the last three open at flush 2.
+ * and the header with the new generation written, the file not yet forced); these three open at flush 2.
  *
  * <p>For each image and fault, a counting open and close gives the calls they make (recovery, the array's own
  * reads, the commit of close); then one open per call, with the fault armed at it. After each: the open either
@@ -73,38 +71,6 @@ class RecoveryFaultTest {
     /** Image name → the state a fault-free open must give. */
     private final Map<String, double[]> durable = new TreeMap<>();
 
-    /** Standard I/O that tells a hook after every call of a channel (verb and file). */
-    private static final class ObservedFileIo implements FileIo {
-        interface Hook {
-            void after(String verb, Path file) throws IOException;
-        }
-
-        Hook hook = (verb, file) -> {
-        };
-
-        @Override
-        public FileChannel open(final Path path, final OpenOption... options) throws IOException {
-            return new ForwardingFileChannel(path, FileIo.standard().open(path, options)) {
-                @Override
-                protected <T> T forward(final String verb, final IoCall<T> call) throws IOException {
-                    final T result = call.run();
-                    hook.after(verb, path);
-                    return result;
-                }
-            };
-        }
-
-        @Override
-        public void move(final Path source, final Path target, final CopyOption... options) throws IOException {
-            FileIo.standard().move(source, target, options);
-        }
-
-        @Override
-        public boolean deleteIfExists(final Path path) throws IOException {
-            return FileIo.standard().deleteIfExists(path);
-        }
-    }
-
     /** The files a kill at this moment would leave: the page file and its journal, copied. */
     private Path copy(final Path file, final String image) throws IOException {
         final Path dir = Files.createDirectories(tmp.toRealPath().resolve("image-" + image));
@@ -126,33 +92,44 @@ class RecoveryFaultTest {
         }
     }
 
+    /**
+     * A hook that copies the files as image {@code image} right after the journal's force (the commit point), and
+     * after that after every write to the page file (the checkpoint's copies, then the header) into
+     * {@code checkpoints}.
+     */
+    private ObservedFileIo.Hook copying(final Path file, final String image, final List<Path> checkpoints) {
+        final Path journal = Journal.pathOf(file);
+        final boolean[] committed = {false};
+        return (verb, at) -> {
+            if (!committed[0] && verb.equals("forcing") && at.equals(journal)) {
+                committed[0] = true;
+                images.put(image, copy(file, image));
+            } else if (committed[0] && verb.equals("writing") && at.equals(file)) {
+                checkpoints.add(copy(file, image + " " + (checkpoints.size() + 1)));
+            }
+        };
+    }
+
     @BeforeAll
     void takeImages() throws IOException {
         final Path file = Files.createDirectories(tmp.toRealPath().resolve("source")).resolve(NAME);
-        final ObservedFileIo io = new ObservedFileIo();
+        final ObservedFileIo io = new ObservedFileIo(FileIo.standard());
         final Random random = new Random(FaultWorkload.SEED);
         final double[] oracle = new double[N];
         final List<Path> checkpoints = new ArrayList<>();
         try (PagedStructure array = subject.open(file, io)) {
             epoch(random, array, oracle, subject);
+            io.hook(copying(file, "first commit point", new ArrayList<>()));
             array.flush();
             final double[] first = oracle.clone();
+            durable.put("first commit point", first);
+            io.hook(null);
             epoch(random, array, oracle, subject);
             images.put("uncommitted", copy(file, "uncommitted"));
             durable.put("uncommitted", first);
-            final Path journal = Journal.pathOf(file);
-            final boolean[] committed = {false};
-            io.hook = (verb, at) -> {
-                if (!committed[0] && verb.equals("forcing") && at.equals(journal)) {
-                    committed[0] = true;
-                    images.put("commit point", copy(file, "commit point"));
-                } else if (committed[0] && verb.equals("writing") && at.equals(file)) {
-                    checkpoints.add(copy(file, "checkpoint " + (checkpoints.size() + 1)));
-                }
-            };
+            io.hook(copying(file, "commit point", checkpoints));
             array.flush();
-            io.hook = (verb, at) -> {
-            };
+            io.hook(null);
         }
         assertTrue(checkpoints.size() >= 3, "slots copied in place, then the header: " + checkpoints.size());
         images.put("mid checkpoint", checkpoints.get((checkpoints.size() - 1) / 2));
@@ -160,12 +137,14 @@ class RecoveryFaultTest {
         for (final String image : List.of("commit point", "mid checkpoint", "header written")) {
             durable.put(image, oracle.clone());
         }
+        assertEquals(JournalDescriptor.RECORD_LENGTH, Files.size(Journal.pathOf(images.get("first commit point")
+                .resolve(NAME))), "a new file's first commit has no journal slots: the record alone");
         assertTrue(Files.size(Journal.pathOf(images.get("uncommitted").resolve(NAME))) > 0,
                 "pages of the first flush were evicted into the journal before the second");
         assertNotEquals(0, LongStream.range(0, N).filter(k -> durable.get("uncommitted")[(int) k]
                 != oracle[(int) k]).count(), "the flushes differ");
         System.out.println("[recovery-faults] images: " + images.keySet() + "; " + (checkpoints.size() - 1)
-                + " slots copied by the checkpoint");
+                + " slots copied by the second flush's checkpoint");
     }
 
     /** A fresh copy of an image to open. */
@@ -211,7 +190,7 @@ class RecoveryFaultTest {
     }
 
     /**
-     * The bug this test found: a bit flipped on the way while recovery read the journal's commit record made a
+     * The first bug this test found: a bit flipped on the way while recovery read the journal's commit record made a
      * durable commit look torn, and recovery deleted the journal and opened the array at the flush before it — from
      * a half-copied checkpoint, a mixture of the two flushes. Now an incomplete-looking commit is read again before
      * its journal is discarded.
@@ -225,6 +204,19 @@ class RecoveryFaultTest {
             assertEquals("opened, the fault absorbed", openAndCheck(image, dir, io, true, false), image);
             assertTrue(io.lastInjected().contains(".journal"), io.lastInjected());
         }
+    }
+
+    /**
+     * The second bug: a commit with no journal slots (the first commit of a new file, whose pages are all written in
+     * place) was never replayed, because recovery took a journal shorter than one page for an incomplete one. A
+     * kill after such a commit's point, or a failure of its header write, lost the flush although it had passed its
+     * commit point (the flush said reopening completes it), and the file reopened empty.
+     */
+    @Test
+    void aCommitWithoutJournalSlotsIsReplayed() throws IOException {
+        final Path dir = fresh("first commit point", "no fault");
+        assertEquals("opened", openAndCheck("first commit point", dir,
+                new FaultInjectingFileIo(FileIo.standard()).countOnly(under(dir)), false, false));
     }
 
     @Test
