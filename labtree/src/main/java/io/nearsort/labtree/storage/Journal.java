@@ -159,7 +159,8 @@ final class Journal implements AutoCloseable {
      * Recovery at open: replays the journal of {@code file} into it if it holds a complete commit not older than
      * the file's header ({@code headerGeneration}, -1 when the header is unreadable; {@code filePageSize} from the
      * header, or the caller's when unreadable), then deletes the journal. Reads through {@code scratch}, a page
-     * buffer; opens and deletes the journal through {@code io}.
+     * buffer; opens and deletes the journal through {@code io}. A commit that looks incomplete is read a second time
+     * before the journal is discarded, so that one corrupted read cannot drop a durable commit.
      *
      * @return whether a journal was found (the file was not closed, so pages past its header's count are
      *         uncommitted)
@@ -171,7 +172,13 @@ final class Journal implements AutoCloseable {
             return false;
         }
         try (FileChannel journal = io.open(path, StandardOpenOption.READ)) {
-            final Recovered commit = readCommit(journal, path, filePageSize, scratch);
+            Recovered commit = readCommit(journal, path, filePageSize, scratch);
+            if (commit == null) {
+                // Discarding the journal is final: a durable commit that only looked incomplete because a read
+                // returned a flipped bit would be lost, and after a partial checkpoint the file left a mixture of two
+                // commits. Read it again; a torn commit stays torn, a transient read error does not recur.
+                commit = readCommit(journal, path, filePageSize, scratch);
+            }
             if (commit != null && commit.generation >= headerGeneration) {
                 for (int s = 1; s <= commit.slotCount; s++) {
                     if (!readSlot(journal, s, commit.pages[s], commit.checksums[s], scratch, filePageSize)) {
@@ -220,7 +227,11 @@ final class Journal implements AutoCloseable {
         final long pageCount = scratch.getLong(JournalDescriptor.PAGE_COUNT_OFFSET);
         final int tableChecksum = scratch.getInt(JournalDescriptor.TABLE_CHECKSUM_OFFSET);
         final long tablePosition = JournalDescriptor.tablePosition(slotCount, pageSize);
-        if (journal.size() < tablePosition + slotCount * JournalDescriptor.TABLE_ENTRY_LENGTH) {
+        // A commit without slots (every page it changed was new, so written in place: a new file's first commit)
+        // is the record alone; otherwise the journal ends at its table.
+        final long committedLength = slotCount == 0 ? JournalDescriptor.RECORD_LENGTH
+                : tablePosition + slotCount * JournalDescriptor.TABLE_ENTRY_LENGTH;
+        if (journal.size() < committedLength) {
             return null; // a length from the record is trusted only once the journal holds it
         }
         final int n = (int) slotCount;

@@ -14,6 +14,9 @@ package io.nearsort.labtree.storage;
  * [pageSize × (slotCount+1)]  slot table: slotCount × ([0] long page  [8] int the image's trailer CRC32C)
  * </pre>
  *
+ * A commit without slots (every page it changed is past the last commit, so written in place: a new file's first
+ * commit) is the commit record alone.
+ *
  * <p>Protocol (one writer; {@link PageFile#sync()}): between commits, a dirty page that the last commit holds
  * (number ≤ its pageCount) is written to a slot of the journal, never over its committed image; a page beyond it
  * is written in place. A commit (1) forces the file, so the pages written in place are durable, (2) writes the
@@ -25,7 +28,10 @@ package io.nearsort.labtree.storage;
  * generation is not older than the header's is replayed (replaying twice writes the same images), the file is
  * forced and the journal deleted; anything else is an uncommitted remainder and is discarded with the journal, and
  * the file opens at the header's commit. A slot whose image is torn, stale or from a later epoch fails the table's
- * checksum, so a half-written commit is never replayed.
+ * checksum, so a half-written commit is never replayed. A commit that looks incomplete is read again before the
+ * journal is discarded: a read that returned a flipped bit once must not drop a durable commit (after a partial
+ * checkpoint that would leave a mixture of two commits). A journal damaged on the device stays indistinguishable
+ * from a torn one.
  */
 final class JournalDescriptor {
     /** "NSLABJNL" in ASCII. */
