@@ -280,7 +280,7 @@ public final class BPlusTree extends PagedTree {
         final boolean present = pos < count && leaf.key(pos) == key;
         if (!present && count == leafCapacity) {
             // A split takes a page per level at most, and one more for a new root (TreeBuilder.maxBytes).
-            requirePages(height + 1L, "inserting key " + key);
+            requirePages(height + 1L, "inserting key %d", key);
         }
         change(leaf.address());
         if (present) {
@@ -330,7 +330,7 @@ public final class BPlusTree extends PagedTree {
         final long leaves = divideRoundingUp(entries, bulkLeafFill);
         final long levels = height + 1L + (Long.SIZE - Long.numberOfLeadingZeros(leaves));
         requirePages(leaves + divideRoundingUp(leaves, Math.max(1, bulkInternalFill - 1)) + levels,
-                "bulk-appending " + n + " entries");
+                "bulk-appending %d entries", n);
     }
 
     private static long divideRoundingUp(final long a, final long b) {

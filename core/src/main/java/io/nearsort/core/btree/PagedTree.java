@@ -5,6 +5,7 @@ import io.nearsort.core.IndexStats;
 import io.nearsort.core.memory.PageArena;
 import io.nearsort.core.view.LongIndexMapView;
 
+import java.util.Locale;
 import java.util.NavigableMap;
 import java.util.Objects;
 
@@ -145,14 +146,19 @@ public abstract class PagedTree implements AppendableLongIndex {
      * Refuses a write that needs {@code pages} new pages when they would take {@link #bytesInUse()} past
      * {@link #maxBytes()}; the caller has changed nothing yet.
      *
-     * @param pages the most pages the write can allocate
-     * @param what  the write, for the message, e.g. {@code "inserting key 42"}
+     * The message is formatted only when the write is refused: callers pass a format and its number rather than a
+     * string built on every call (a split of the baseline tree's put built one, ~4% of its time).
+     *
+     * @param pages   the most pages the write can allocate
+     * @param what    the write, for the message, a format with one {@code %d}, e.g. {@code "inserting key %d"}
+     * @param operand the number {@code what} names
      * @throws IllegalStateException when the pages do not fit under the bound
      */
-    protected final void requirePages(final long pages, final String what) {
+    protected final void requirePages(final long pages, final String what, final long operand) {
         if (maxBytes != TreeBuilder.NO_MEMORY_BOUND
                 && arena.bytesInUse() > maxBytes - pages * arena.pageSize()) {
-            throw memoryBoundReached(what + " needs up to " + pages + " new page(s)");
+            throw memoryBoundReached(String.format(Locale.ROOT, what, operand) + " needs up to " + pages
+                    + " new page(s)");
         }
     }
 
