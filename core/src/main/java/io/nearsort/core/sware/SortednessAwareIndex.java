@@ -92,7 +92,8 @@ public final class SortednessAwareIndex implements LongIndex {
     private final String structureName;
 
     private final AppendableLongIndex tree;
-    private final SwareBuffer buffer;
+    /** Package-private for the jcstress test of its zone maps as readers see them ({@code ZonemapPublicationTest}). */
+    final SwareBuffer buffer;
     private final AdaptiveSorter sorter;
     private final double flushFraction;
     /** {@link SortednessAwareIndexBuilder#maxBytes}: no flush cycle for new entries starts with the tree past it. */
