@@ -1,7 +1,8 @@
 package io.nearsort.ldi.baselines;
 
-import io.nearsort.ldi.io.BucketLocation;
 import io.nearsort.core.CorruptFileException;
+import io.nearsort.core.io.FileIo;
+import io.nearsort.ldi.io.BucketLocation;
 import io.nearsort.ldi.io.RecordFile;
 import io.nearsort.ldi.projection.BlockMerger;
 import io.nearsort.ldi.projection.ProjectionLayout;
@@ -11,7 +12,6 @@ import org.agrona.collections.LongArrayList;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,10 +31,11 @@ final class RunFile implements AutoCloseable {
     private long rows;
     private long bytes;
 
-    RunFile(final Path path, final ProjectionLayout layout) throws IOException {
-        Files.deleteIfExists(path);
+    /** Creates the run file {@code path} through {@code io} (replacing any file of that name). */
+    RunFile(final FileIo io, final Path path, final ProjectionLayout layout) throws IOException {
+        io.deleteIfExists(path);
         this.layout = layout;
-        this.file = RecordFile.open(path, layout.identity("sorted run"));
+        this.file = RecordFile.open(io, path, layout.identity("sorted run"));
     }
 
     /** Appends the next block; blocks must come in key order. */
@@ -98,6 +99,10 @@ final class RunFile implements AutoCloseable {
         return file;
     }
 
+    Path path() {
+        return file.path();
+    }
+
     long rows() {
         return rows;
     }
@@ -111,12 +116,7 @@ final class RunFile implements AutoCloseable {
         file.force();
     }
 
-    /** Closes and deletes the file. */
-    void delete() throws IOException {
-        file.close();
-        Files.deleteIfExists(file.path());
-    }
-
+    /** Closes the file's channel (the file stays; see {@link BaselineProjection#delete}). */
     @Override
     public void close() throws IOException {
         file.close();
