@@ -417,6 +417,9 @@ public final class StoredBucket {
             return decodeChecked(in, layout, keyColumn);
         } catch (java.nio.BufferUnderflowException | IndexOutOfBoundsException e) {
             throw new IllegalStateException("bucket does not decode: it ends early (" + e.getMessage() + ")", e);
+        } catch (IllegalArgumentException e) {
+            // A value no bucket can hold, such as a NaN key (KeyCodec refuses it).
+            throw new IllegalStateException("bucket does not decode: " + e.getMessage(), e);
         }
     }
 

@@ -79,6 +79,23 @@ class StoredBucketDecodeTest {
         assertTrue(e.getMessage().contains("not UTF-8"), e.getMessage());
     }
 
+    /**
+     * Found by {@code BaselineRunFuzzTest}'s first fuzzing run (a resealed run block of the {@code by_distance}
+     * projection): a NaN in a DOUBLE key column made decode throw {@code KeyCodec}'s
+     * {@link IllegalArgumentException} ("a key cannot be NaN").
+     */
+    @Test
+    void aNanKeyIsRejected() {
+        final List<Column> layout = List.of(Column.doubleColumn("d"), Column.longColumn("v"));
+        final StoredBucket b = StoredBucket.ofRows(layout, new long[] {KeyCodec.ofDouble(1.5)}, new long[] {7},
+                List.<Object[]>of(new Object[] {1.5, 2L}));
+        final ByteBuffer p = b.encode(layout).order(ByteOrder.LITTLE_ENDIAN);
+        p.putDouble(4 + 8 * 4 + 1 + 8, Double.NaN);
+        final IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> StoredBucket.decode(p, layout, 0));
+        assertTrue(e.getMessage().contains("NaN"), e.getMessage());
+    }
+
     @Test
     void aPayloadCutShortIsRejectedWhereverItEnds() {
         final ByteBuffer whole = encoded();
