@@ -10,7 +10,8 @@ import java.nio.file.Path;
 /**
  * The one way nearsort's on-disk structures reach their files: every file of a LAB-tree array or an LDI column
  * store is opened, renamed and deleted through the {@code FileIo} its builder was given
- * ({@code LabArray.Builder.fileIo}, {@code ColumnStoreOptions.Builder.fileIo}), {@link #standard()} by default.
+ * ({@code LabArray.Builder.fileIo}, {@code ColumnStoreOptions.Builder.fileIo}), and every run file of the LDI
+ * baselines through the one their constructor was given, {@link #standard()} by default.
  * It exists so that tests can put a fault between a structure and its disk, as SQLite's VFS and RocksDB's
  * {@code FileSystem} let theirs: a write or {@code force} that fails, a short write, a read returning a flipped
  * bit, a full disk, a rename that fails ({@link FaultInjectingFileIo}). An implementation may also count or

@@ -1,5 +1,6 @@
 package io.nearsort.ldi.baselines;
 
+import io.nearsort.core.io.FileIo;
 import io.nearsort.ldi.io.BucketLocation;
 import io.nearsort.ldi.io.IoHandler;
 import io.nearsort.ldi.projection.BlockMerger;
@@ -13,13 +14,16 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * One projection of a baseline store: the in-memory buffer of B rows (an LSM's level 0), its sort into a run file,
  * the sort-merge of runs, and range queries over runs and buffer. What differs between the LSM-like and Sorted_Col
- * stores is only when runs are merged.
+ * stores is only when runs are merged. It keeps every run file it created and has not deleted, whether or not a
+ * level still refers to it (a merge that failed midway leaves some that none does), so that {@link #deleteAll}
+ * releases them all.
  */
 final class BaselineProjection {
     private final ProjectionLayout layout;
@@ -27,6 +31,9 @@ final class BaselineProjection {
     private final int bufferRows;
     private final int blockRows;
     private final IoHandler io;
+    private final FileIo fileIo;
+    /** Every run file created and not yet deleted, by path; null while its creation is under way or failed. */
+    private final Map<Path, RunFile> files = new LinkedHashMap<>();
     private final List<Object[]> buffer = new ArrayList<>();
     private final LongArrayList bufferKeys = new LongArrayList();
     private final LongArrayList bufferIds = new LongArrayList();
@@ -37,7 +44,8 @@ final class BaselineProjection {
     private long tuplesRead;
 
     BaselineProjection(final Path dir, final ProjectionLayout layout, final int bufferRows, final int blockRows,
-                       final IoHandler io) {
+                       final IoHandler io, final FileIo fileIo) {
+        this.fileIo = fileIo;
         this.dir = dir;
         this.layout = layout;
         this.bufferRows = bufferRows;
@@ -69,23 +77,31 @@ final class BaselineProjection {
     }
 
     /**
-     * Writes one new run file holding the sort-merge of {@code files} (read back whole) and {@code memory} (a sorted
-     * block not yet on disk, or null); the inputs are left for the caller to delete.
+     * Writes one new run file holding the sort-merge of {@code inputs} (read back whole) and {@code memory} (a sorted
+     * block not yet on disk, or null); the inputs are left for the caller to delete. A failure deletes the new file.
      */
-    RunFile materialize(final List<RunFile> files, final StoredBucket memory) throws IOException {
+    RunFile materialize(final List<RunFile> inputs, final StoredBucket memory) throws IOException {
         final List<BlockMerger.BlockSource> sources = new ArrayList<>();
-        for (RunFile r : files) {
+        for (RunFile r : inputs) {
             sources.add(r.reader());
             tuplesRead += r.rows();
         }
         if (memory != null) {
             sources.add(BlockMerger.single(memory));
         }
-        final RunFile run = new RunFile(dir.resolve(layout.name() + "-" + nextRun++ + ".run"), layout);
+        final Path path = dir.resolve(layout.name() + "-" + nextRun++ + ".run");
+        files.put(path, null);
+        final RunFile run;
         try {
+            run = new RunFile(fileIo, path, layout);
+            files.put(path, run);
             BlockMerger.merge(layout.columns(), sources, blockRows, run::append);
         } catch (IOException | RuntimeException e) {
-            run.delete();
+            try {
+                delete(path);
+            } catch (IOException | RuntimeException again) {
+                e.addSuppressed(again);
+            }
             throw e;
         }
         runsWritten++;
@@ -112,6 +128,50 @@ final class BaselineProjection {
                     buffer));
         }
         return out.build(blocks);
+    }
+
+    /**
+     * Closes and deletes a run file this projection created. When the deletion fails the file stays known, and
+     * {@link #deleteAll} tries again.
+     */
+    void delete(final RunFile run) throws IOException {
+        delete(run.path());
+    }
+
+    private void delete(final Path path) throws IOException {
+        final RunFile run = files.get(path);
+        try {
+            if (run != null) {
+                run.close();
+            }
+        } finally {
+            fileIo.deleteIfExists(path);
+            files.remove(path);
+        }
+    }
+
+    /**
+     * Closes and deletes every run file this projection created and has not deleted, trying each even when an
+     * earlier one fails.
+     *
+     * @throws IOException the first failure, the others suppressed in it
+     */
+    void deleteAll() throws IOException {
+        IOException first = null;
+        for (Path path : List.copyOf(files.keySet())) {
+            try {
+                delete(path);
+            } catch (IOException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
     }
 
     ProjectionLayout layout() {

@@ -1,6 +1,8 @@
 package io.nearsort.ldi.baselines;
 
+import io.nearsort.core.io.FileIo;
 import io.nearsort.ldi.io.IoHandler;
+import io.nearsort.ldi.io.NamingFileIo;
 import io.nearsort.ldi.projection.ColumnarStore;
 import io.nearsort.ldi.projection.Projection;
 import io.nearsort.ldi.projection.ProjectionLayout;
@@ -15,6 +17,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Stream;
 
 /**
@@ -22,8 +25,18 @@ import java.util.stream.Stream;
  * projection, the I/O handler for query reads (one reader: the baselines get no parallel I/O), and the lifecycle.
  *
  * <p>Baselines exist to be compared with LDI on the same loads and queries: their runs are checksummed and forced
- * at {@link #flush()}, but they keep no manifest, so they are not reopenable; they need an empty directory, and
- * {@link #close()} deletes their run files. One thread appends and flushes; queries run on that thread too.
+ * at {@link #flush()}, but they keep no manifest, so they are not reopenable and promise nothing about what survives
+ * a crash; they need an empty directory, and {@link #close()} deletes their run files. One thread appends and
+ * flushes; queries run on that thread too.
+ *
+ * <p>Every run file is created, read, written, forced and deleted through the {@link FileIo} given at construction
+ * ({@link FileIo#standard()} by default; the directory itself is created and listed through the standard file
+ * system), and every I/O error names its file. A block read back that fails its checksum or does not match what was
+ * written there is a {@link io.nearsort.core.CorruptFileException} naming the file, never returned as rows. A
+ * failed query changes nothing: the store goes on. A failed {@link #append} or {@link #flush()} may have lost rows
+ * (a buffer taken, a merge half done), so the store then refuses every further append, flush and query with an
+ * {@link IllegalStateException} naming the directory and the failure; {@link #close()} still deletes every run file
+ * and releases every channel (it tries them all, and throws the first failure).
  */
 public abstract class BaselineStore implements ColumnarStore {
     private final TableLayout table;
@@ -32,9 +45,12 @@ public abstract class BaselineStore implements ColumnarStore {
     private final Path directory;
     private long nextRowId;
     private boolean closed;
+    /** The failure of an append or flush after which the store refuses use; null while it has none. */
+    private Exception failure;
 
     /**
-     * Creates the store's directory if needed and one projection per {@code projections}.
+     * Creates the store's directory if needed and one projection per {@code projections}; its run files are
+     * reached through {@link FileIo#standard()}.
      *
      * @param directory   where the run files go; created when absent, and must be empty
      * @param schema      the table's columns
@@ -47,6 +63,29 @@ public abstract class BaselineStore implements ColumnarStore {
      */
     protected BaselineStore(final Path directory, final Schema schema, final List<Projection> projections,
                             final int bufferRows, final int blockRows) throws IOException {
+        this(directory, schema, projections, bufferRows, blockRows, FileIo.standard());
+    }
+
+    /**
+     * Creates the store's directory if needed and one projection per {@code projections}; its run files are
+     * reached through {@code fileIo}.
+     *
+     * @param directory   where the run files go; created when absent, and must be empty
+     * @param schema      the table's columns
+     * @param projections the projections, which partition the schema's columns
+     * @param bufferRows  B: rows a projection buffers in memory before they become a run, at least 1
+     * @param blockRows   rows per block of a run file (the unit a query reads), at least 1
+     * @param fileIo      how every run file is opened and deleted ({@link FileIo#standard()}, or a
+     *                    {@link io.nearsort.core.io.FaultInjectingFileIo} in tests of I/O faults, issue 22); its
+     *                    errors are made to name their file
+     * @throws IOException when the directory cannot be created or listed
+     * @throws IllegalArgumentException when {@code bufferRows} or {@code blockRows} is below 1, the directory is not
+     *         empty, or the schema and projections do not form a valid table layout
+     * @throws NullPointerException when {@code fileIo} is null
+     */
+    protected BaselineStore(final Path directory, final Schema schema, final List<Projection> projections,
+                            final int bufferRows, final int blockRows, final FileIo fileIo) throws IOException {
+        final FileIo named = NamingFileIo.of(Objects.requireNonNull(fileIo, "fileIo"));
         if (bufferRows < 1) {
             throw new IllegalArgumentException("bufferRows (B) must be at least 1 (got: " + bufferRows + ")");
         }
@@ -63,7 +102,7 @@ public abstract class BaselineStore implements ColumnarStore {
             }
         }
         for (ProjectionLayout p : table.projections()) {
-            this.projections.put(p.name(), new BaselineProjection(directory, p, bufferRows, blockRows, io));
+            this.projections.put(p.name(), new BaselineProjection(directory, p, bufferRows, blockRows, io, named));
         }
     }
 
@@ -91,22 +130,22 @@ public abstract class BaselineStore implements ColumnarStore {
      */
     protected abstract List<RunFile> runs(BaselineProjection p);
 
-    /**
-     * Deletes the projection's run files.
-     *
-     * @param p the projection whose runs are deleted
-     * @throws IOException when a run file cannot be closed or deleted
-     */
-    protected abstract void deleteRuns(BaselineProjection p) throws IOException;
-
     @Override
     public TableLayout layout() {
         return table;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws UncheckedIOException when writing or merging run files fails, naming the file in its message (a
+     *         {@link io.nearsort.core.CorruptFileException} cause when a run read back is corrupt); the store then
+     *         refuses further use
+     * @throws IllegalStateException when the store is closed or refuses use after an earlier failure
+     */
     @Override
     public long append(final Object... row) {
-        ensureOpen();
+        ensureUsable();
         final Object[] checked = table.check(row);
         final long id = nextRowId++;
         try {
@@ -116,23 +155,47 @@ public abstract class BaselineStore implements ColumnarStore {
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("writing a run in " + directory + " failed", e);
+            failure = e;
+            throw new UncheckedIOException("writing a run in " + directory + " failed: " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            failure = e;
+            throw e;
         }
         return id;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IOException when writing, merging or forcing run files fails, naming the file (a
+     *         {@link io.nearsort.core.CorruptFileException} when a run read back is corrupt); the store then refuses
+     *         further use
+     * @throws IllegalStateException when the store is closed or refuses use after an earlier failure
+     */
     @Override
     public void flush() throws IOException {
-        ensureOpen();
-        for (BaselineProjection p : projections.values()) {
-            flush(p);
+        ensureUsable();
+        try {
+            for (BaselineProjection p : projections.values()) {
+                flush(p);
+            }
+        } catch (IOException | RuntimeException e) {
+            failure = e;
+            throw e;
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IOException when reading a run file fails, naming the file (a
+     *         {@link io.nearsort.core.CorruptFileException} when a block is corrupt); the store goes on
+     * @throws IllegalStateException when the store is closed or refuses use after a failed append or flush
+     */
     @Override
     public QueryResult queryOrdered(final String projection, final long lo, final long hi, final String... columns)
             throws IOException {
-        ensureOpen();
+        ensureUsable();
         final BaselineProjection p = projection(projection);
         return p.query(runs(p), lo, hi, columns);
     }
@@ -166,24 +229,48 @@ public abstract class BaselineStore implements ColumnarStore {
         return projections.get(name);
     }
 
-    private void ensureOpen() {
+    private void ensureUsable() {
         if (closed) {
             throw new IllegalStateException(getClass().getSimpleName() + " is closed");
         }
+        if (failure != null) {
+            throw new IllegalStateException(getClass().getSimpleName() + " in " + directory + " refuses further use:"
+                    + " an append or flush failed (" + failure + "), so its rows may be incomplete; close it (baseline"
+                    + " stores are not reopenable)", failure);
+        }
     }
 
+    /**
+     * Closes and deletes every run file, trying each even when one fails, and releases the store, also after a
+     * failure; a second call does nothing.
+     *
+     * @throws IOException the first run file that could not be deleted, naming it (the others suppressed in it);
+     *         every channel is closed all the same
+     */
     @Override
     public void close() throws IOException {
         if (closed) {
             return;
         }
         closed = true;
+        IOException first = null;
         try {
             for (BaselineProjection p : projections.values()) {
-                deleteRuns(p);
+                try {
+                    p.deleteAll();
+                } catch (IOException e) {
+                    if (first == null) {
+                        first = e;
+                    } else {
+                        first.addSuppressed(e);
+                    }
+                }
             }
         } finally {
             io.close();
+        }
+        if (first != null) {
+            throw first;
         }
     }
 }

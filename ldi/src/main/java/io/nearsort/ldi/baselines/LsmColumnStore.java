@@ -1,5 +1,6 @@
 package io.nearsort.ldi.baselines;
 
+import io.nearsort.core.io.FileIo;
 import io.nearsort.ldi.projection.Projection;
 import io.nearsort.ldi.projection.Schema;
 import io.nearsort.ldi.projection.StoredBucket;
@@ -33,7 +34,8 @@ public final class LsmColumnStore extends BaselineStore {
     }
 
     /**
-     * Creates an empty store in {@code directory}, with one LSM tree per projection.
+     * Creates an empty store in {@code directory}, with one LSM tree per projection, its run files reached through
+     * {@link FileIo#standard()}.
      *
      * @param directory   where the run files go; created when absent, and must be empty
      * @param schema      the table's columns
@@ -47,7 +49,29 @@ public final class LsmColumnStore extends BaselineStore {
     public LsmColumnStore(final Path directory, final Schema schema, final List<Projection> projections,
                           final MergePolicy policy, final int bufferRows, final int ratio, final int blockRows)
             throws IOException {
-        super(directory, schema, projections, bufferRows, blockRows);
+        this(directory, schema, projections, policy, bufferRows, ratio, blockRows, FileIo.standard());
+    }
+
+    /**
+     * Creates an empty store in {@code directory}, with one LSM tree per projection, its run files reached through
+     * {@code fileIo}.
+     *
+     * @param directory   where the run files go; created when absent, and must be empty
+     * @param schema      the table's columns
+     * @param projections the projections, which partition the schema's columns; one LSM tree each
+     * @param policy      how runs are merged down the levels: leveled or tiered
+     * @param bufferRows  B
+     * @param ratio       T
+     * @param blockRows   rows per block of a run file (the unit a query reads)
+     * @param fileIo      how every run file is opened and deleted ({@link FileIo#standard()}, or a
+     *                    {@link io.nearsort.core.io.FaultInjectingFileIo} in tests of I/O faults, issue 22)
+     * @throws IOException when the directory cannot be created or listed
+     * @throws NullPointerException when {@code fileIo} is null
+     */
+    public LsmColumnStore(final Path directory, final Schema schema, final List<Projection> projections,
+                          final MergePolicy policy, final int bufferRows, final int ratio, final int blockRows,
+                          final FileIo fileIo) throws IOException {
+        super(directory, schema, projections, bufferRows, blockRows, fileIo);
         for (Projection projection : projections) {
             final BaselineProjection p = projection(projection.name());
             levels.put(p, new LsmLevels<>(policy, bufferRows, ratio, new LsmLevels.Runs<>() {
@@ -81,7 +105,7 @@ public final class LsmColumnStore extends BaselineStore {
                     }
                     final RunFile written = p.materialize(run.files(), run.memory());
                     for (RunFile f : run.files()) {
-                        f.delete();
+                        p.delete(f);
                     }
                     return new PendingRun(List.of(written), null, written.rows());
                 }
@@ -109,13 +133,6 @@ public final class LsmColumnStore extends BaselineStore {
             files.addAll(r.files());
         }
         return files;
-    }
-
-    @Override
-    protected void deleteRuns(final BaselineProjection p) throws IOException {
-        for (RunFile run : runs(p)) {
-            run.delete();
-        }
     }
 
     /**

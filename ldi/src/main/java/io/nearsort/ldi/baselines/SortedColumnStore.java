@@ -1,5 +1,6 @@
 package io.nearsort.ldi.baselines;
 
+import io.nearsort.core.io.FileIo;
 import io.nearsort.ldi.projection.Projection;
 import io.nearsort.ldi.projection.Schema;
 
@@ -20,7 +21,8 @@ public final class SortedColumnStore extends BaselineStore {
     private final Map<BaselineProjection, List<RunFile>> runs = new HashMap<>();
 
     /**
-     * Creates an empty store in {@code directory}: every projection starts with an empty buffer and no run.
+     * Creates an empty store in {@code directory}: every projection starts with an empty buffer and no run. Its run
+     * files are reached through {@link FileIo#standard()}.
      *
      * @param directory   where the run files go; created when absent, and must be empty
      * @param schema      the table's columns
@@ -31,7 +33,26 @@ public final class SortedColumnStore extends BaselineStore {
      */
     public SortedColumnStore(final Path directory, final Schema schema, final List<Projection> projections,
                              final int bufferRows, final int blockRows) throws IOException {
-        super(directory, schema, projections, bufferRows, blockRows);
+        this(directory, schema, projections, bufferRows, blockRows, FileIo.standard());
+    }
+
+    /**
+     * Creates an empty store in {@code directory}: every projection starts with an empty buffer and no run. Its run
+     * files are reached through {@code fileIo}.
+     *
+     * @param directory   where the run files go; created when absent, and must be empty
+     * @param schema      the table's columns
+     * @param projections the projections, which partition the schema's columns
+     * @param bufferRows  rows sorted in memory before a run is written
+     * @param blockRows   rows per block of a run file (the unit a query reads)
+     * @param fileIo      how every run file is opened and deleted ({@link FileIo#standard()}, or a
+     *                    {@link io.nearsort.core.io.FaultInjectingFileIo} in tests of I/O faults, issue 22)
+     * @throws IOException when the directory cannot be created or listed
+     * @throws NullPointerException when {@code fileIo} is null
+     */
+    public SortedColumnStore(final Path directory, final Schema schema, final List<Projection> projections,
+                             final int bufferRows, final int blockRows, final FileIo fileIo) throws IOException {
+        super(directory, schema, projections, bufferRows, blockRows, fileIo);
         for (Projection p : projections) {
             runs.put(projection(p.name()), new ArrayList<>());
         }
@@ -49,7 +70,7 @@ public final class SortedColumnStore extends BaselineStore {
         if (mine.size() > 1 || !p.bufferEmpty()) {
             final RunFile merged = p.materialize(mine, p.bufferEmpty() ? null : p.takeSortedBuffer());
             for (RunFile r : mine) {
-                r.delete();
+                p.delete(r);
             }
             mine.clear();
             mine.add(merged);
@@ -62,12 +83,5 @@ public final class SortedColumnStore extends BaselineStore {
     @Override
     protected List<RunFile> runs(final BaselineProjection p) {
         return List.copyOf(runs.get(p));
-    }
-
-    @Override
-    protected void deleteRuns(final BaselineProjection p) throws IOException {
-        for (RunFile r : runs.get(p)) {
-            r.delete();
-        }
     }
 }

@@ -413,6 +413,17 @@ public final class StoredBucket {
      * @throws IllegalStateException if the payload does not have the layout's shape
      */
     public static StoredBucket decode(final ByteBuffer in, final List<Column> layout, final int keyColumn) {
+        try {
+            return decodeChecked(in, layout, keyColumn);
+        } catch (java.nio.BufferUnderflowException | IndexOutOfBoundsException e) {
+            throw new IllegalStateException("bucket does not decode: it ends early (" + e.getMessage() + ")", e);
+        } catch (IllegalArgumentException e) {
+            // A value no bucket can hold, such as a NaN key (KeyCodec refuses it).
+            throw new IllegalStateException("bucket does not decode: " + e.getMessage(), e);
+        }
+    }
+
+    private static StoredBucket decodeChecked(final ByteBuffer in, final List<Column> layout, final int keyColumn) {
         final ByteBuffer b = in.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         final int count = b.getInt();
         if (count < 1 || count > b.remaining() / 8) {
@@ -449,13 +460,31 @@ public final class StoredBucket {
                             len--;
                         }
                         v[i] = new String(field, 0, len, StandardCharsets.UTF_8);
+                        if (!roundTrips(v[i], field, len)) {
+                            // Bytes that are not UTF-8 decode to replacement characters, which may not fit the
+                            // width when the value is written again (a merge).
+                            throw new IllegalStateException("row " + i + " of column " + col.name() + " is not"
+                                    + " UTF-8 text of at most " + field.length + " bytes");
+                        }
                     }
                     columns[c] = v;
                 }
                 case VAR_STRING -> {
+                    if (b.remaining() / 4 < count + 1) {
+                        throw new IllegalStateException("bucket ends before the offsets of column " + col.name());
+                    }
                     final int[] offsets = new int[count + 1];
                     for (int i = 0; i <= count; i++) {
                         offsets[i] = b.getInt();
+                    }
+                    // Offsets from the record, not trusted: every string must lie in the bytes that follow them.
+                    final int room = b.remaining();
+                    for (int i = 0; i <= count; i++) {
+                        if ((i == 0 ? offsets[0] != 0 : offsets[i] < offsets[i - 1]) || offsets[i] > room) {
+                            throw new IllegalStateException("string offset " + offsets[i] + " of row " + i
+                                    + " of column " + col.name() + " out of order or past the bucket's "
+                                    + room + " bytes of strings");
+                        }
                     }
                     final int base = b.position();
                     final String[] v = new String[count];
@@ -476,6 +505,17 @@ public final class StoredBucket {
             throw new IllegalStateException("bucket header [" + low + ", " + high + "] disagrees with its keys");
         }
         return bucket;
+    }
+
+    /** Whether {@code value}, decoded from {@code bytes[0, len)}, encodes back to exactly those bytes. */
+    private static boolean roundTrips(final String value, final byte[] bytes, final int len) {
+        for (int i = 0; i < len; i++) {
+            if (bytes[i] < 0) {
+                final byte[] again = value.getBytes(StandardCharsets.UTF_8);
+                return java.util.Arrays.equals(again, 0, again.length, bytes, 0, len);
+            }
+        }
+        return true; // ASCII
     }
 
     static long[] keysOf(final Object column, final ColumnType type, final int count) {

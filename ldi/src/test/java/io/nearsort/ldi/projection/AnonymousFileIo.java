@@ -13,12 +13,12 @@ import java.nio.file.Path;
  * A {@link FileIo} whose errors name no file, as the JDK's own channel errors do ("No space left on device"): it
  * takes the path out of the messages of the plain {@link IOException}s of its delegate (a
  * {@link io.nearsort.core.io.FaultInjectingFileIo}, whose messages name the file), so that a test sees whether the
- * store itself names the file.
+ * store itself names the file. Public for the baseline stores' fault test ({@code BaselineIoFaultTest}).
  */
-final class AnonymousFileIo implements FileIo {
+public final class AnonymousFileIo implements FileIo {
     private final FileIo delegate;
 
-    AnonymousFileIo(final FileIo delegate) {
+    public AnonymousFileIo(final FileIo delegate) {
         this.delegate = delegate;
     }
 

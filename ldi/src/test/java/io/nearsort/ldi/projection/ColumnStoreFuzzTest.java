@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>{@code mvn test} replays the committed corpus ({@code ColumnStoreFuzzTestInputs}); {@code JAZZER_FUZZ=1} fuzzes
  * (docs/reliability.md, "Hostile input").
  */
-class ColumnStoreFuzzTest {
+public class ColumnStoreFuzzTest {
     private static final ColumnStoreOptions OPTIONS = ColumnStoreTest.OPTIONS;
     private static Path dir;
     /** The store's files, by name relative to its directory. */
@@ -121,8 +121,11 @@ class ColumnStoreFuzzTest {
         }
     }
 
-    /** Up to eight edits of {@code original}: overwritten runs of bytes, a cut or an extension. */
-    private static byte[] damage(final byte[] original, final FuzzedDataProvider data) {
+    /**
+     * Up to eight edits of {@code original}: overwritten runs of bytes, a cut or an extension (also the damage of the
+     * baselines' {@code BaselineRunFuzzTest}).
+     */
+    public static byte[] damage(final byte[] original, final FuzzedDataProvider data) {
         byte[] bytes = original.clone();
         final int edits = data.consumeInt(1, 8);
         for (int e = 0; e < edits && data.remainingBytes() > 0; e++) {
