@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * 5,000; one open to {@link Long#MAX_VALUE}, or inverted and wrapped around {@link Long#MIN_VALUE}, at most every
  * {@value #OPEN_ENDED_EVERY} operations): with the default spans the visits of thousands of entries per read over
  * the mixed keys' dense domain, and of nearly every entry per wrapped read from an edge key (one read in about
- * 14,000), took the run past 50 minutes in its first configuration ({@link LongIndexOracle#rangeSpans}). Left out
+ * 1,400), took the run past 50 minutes in its first configuration ({@link LongIndexOracle#rangeSpans}). Left out
  * of the default build ({@code slow} tag); run with
  *
  * <pre>
@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * </pre>
  *
  * (the oracle of the near-sorted run grows to tens of millions of entries: the default test heap, 2 GiB, is too
- * small).
+ * small; both runs take about 5 minutes on a 2-core VM).
  */
 @Tag("slow")
 class ScaleOracleTest {

@@ -28,8 +28,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  *     -Dsurefire.failIfNoSpecifiedTests=false [-Dnearsort.scale.operations=100000000]
  * </pre>
  *
- * (the file grows to a few hundred MB in the temporary directory; the largest buffer pool is 512 MiB of direct
- * memory, within the default test heap's limit).
+ * (the file grows to about 140 MB in the temporary directory; the largest buffer pool is 512 MiB of direct memory,
+ * within the default test heap's limit; about 7 minutes on a 2-core VM).
  */
 @Tag("slow")
 class LabArrayScaleTest {

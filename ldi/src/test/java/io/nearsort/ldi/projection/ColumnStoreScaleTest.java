@@ -29,12 +29,12 @@ import static org.junit.jupiter.api.Assertions.fail;
  *
  * <p>A commit every hundredth of the rows (10^6 by default; its row count and metadata checked), the store closed
  * and reopened every quarter, background maintenance and reclamation on (16 MiB segments), and before each close
- * the space of sealed segments a tenth dead reclaimed on demand. A distance range is
- * checked every 1/400th of the rows. Every tenth of the rows and after each reopen, aggregates over all keys of both
- * projections (every bucket read once) are compared with the model's totals. Before each close and after the last reopen the whole
- * content of both projections is compared: a scan over all keys must return every row exactly once, with its
- * columns, in key order (equal keys by row id). Such a scan costs more than the appends (the cursor sorts its
- * window on every pass: about 1.4 million rows a second here), hence only four of them.
+ * the space of sealed segments a tenth dead reclaimed on demand. A distance range is checked every 1/400th of the
+ * rows. Every tenth of the rows and after each reopen, aggregates over all keys of both projections (every bucket
+ * read once) are compared with the model's totals. Before each close and after the last reopen the whole content
+ * of both projections is compared: a scan over all keys must return every row exactly once, with its columns, in
+ * key order (equal keys by row id). Such a scan costs more than the appends (the cursor sorts its window on every
+ * pass: 0.8 to 1.4 million rows a second here), hence only four of them.
  *
  * <p>Left out of the default build ({@code slow} tag); run with
  *
@@ -43,7 +43,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  *     -Dnearsort.testHeap=4g -Dsurefire.failIfNoSpecifiedTests=false [-Dnearsort.scale.operations=100000000]
  * </pre>
  *
- * (10^8 rows take about 7 GB in the temporary directory; the distance array 800 MB of heap).
+ * (10^8 rows take 5.4 GB in the temporary directory; the distance array 800 MB of heap; about 15 minutes on a
+ * 2-core VM).
  */
 @Tag("slow")
 class ColumnStoreScaleTest {
