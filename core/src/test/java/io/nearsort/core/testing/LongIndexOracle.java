@@ -3,8 +3,7 @@ package io.nearsort.core.testing;
 import io.nearsort.core.AppendableLongIndex;
 import io.nearsort.core.LongIndex;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
@@ -17,6 +16,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * at the first disagreement, naming the operation number so the case can be replayed.
  */
 public final class LongIndexOracle {
+    /** The largest span of a range read by default (and of the long ones with {@link #rangeSpans}). */
+    public static final int DEFAULT_SPAN = 5_000;
     /** Keys every run mixes in: the extremes of the domain and their neighbours. */
     public static final long[] EDGE_KEYS = {Long.MIN_VALUE, Long.MIN_VALUE + 1, -1L, 0L, 1L, Long.MAX_VALUE - 1,
         Long.MAX_VALUE};
@@ -37,6 +38,11 @@ public final class LongIndexOracle {
     private long counter;
     private long checksEvery = 50_000;
     private long sizeCheckEvery = 1;
+    private int shortSpan = DEFAULT_SPAN;
+    private int longSpanOneIn;
+    private long openEndedEvery = 1_000;
+    /** What a range read or a full scan visited, kept between reads (no per-entry objects). */
+    private final Pairs seen = new Pairs();
 
     public LongIndexOracle(final long seed, final KeyPattern pattern) {
         this.random = new SplittableRandom(seed);
@@ -97,6 +103,33 @@ public final class LongIndexOracle {
         return this;
     }
 
+    /**
+     * Shorter range reads, for runs of 10^8 operations (issue 22's scale runs): over a dense key domain a range of
+     * the default span visits thousands of entries in the index and in the {@link TreeMap}, and those visits take
+     * most of such a run's time. With this, a range read's span is below {@code shortSpan} except for one in
+     * {@code longOneIn}, whose span is below {@value #DEFAULT_SPAN} as every span is by default, and a range open
+     * to {@link Long#MAX_VALUE} comes at most once in {@code openEndedEvery} operations (default 1,000), as does an
+     * inverted range that wraps around {@link Long#MIN_VALUE} (from the edge keys, it reads almost every key; at
+     * other operations it becomes a single-key read). The share of range reads (a tenth of the operations), their
+     * shapes, and every other operation stay as they are. Without this call the sequence is the default one, random
+     * draw for random draw.
+     *
+     * @param shortSpan      spans of most range reads are below this, 1 to {@value #DEFAULT_SPAN}
+     * @param longOneIn      one range read in this many has a span below {@value #DEFAULT_SPAN}, at least 1
+     * @param openEndedEvery operations between the points at which an open-ended range may be read, at least 1
+     * @return this oracle
+     */
+    public LongIndexOracle rangeSpans(final int shortSpan, final int longOneIn, final long openEndedEvery) {
+        if (shortSpan < 1 || shortSpan > DEFAULT_SPAN || longOneIn < 1 || openEndedEvery < 1) {
+            throw new IllegalArgumentException("rangeSpans(" + shortSpan + ", " + longOneIn + ", " + openEndedEvery
+                    + "): shortSpan in [1, " + DEFAULT_SPAN + "], longOneIn and openEndedEvery at least 1");
+        }
+        this.shortSpan = shortSpan;
+        this.longSpanOneIn = longOneIn;
+        this.openEndedEvery = openEndedEvery;
+        return this;
+    }
+
     public TreeMap<Long, Long> oracle() {
         return oracle;
     }
@@ -130,30 +163,41 @@ public final class LongIndexOracle {
         final int shape = random.nextInt(20);
         final long hi;
         if (shape == 0) {
-            hi = lo - 1 - random.nextInt(100); // inverted (may wrap at MIN_VALUE: then hi > lo, still valid)
+            final long inverted = lo - 1 - random.nextInt(100); // may wrap at MIN_VALUE: then hi > lo, still valid
+            // A wrapped one reads almost every key: with the scale runs' spans, only where an open-ended one may.
+            hi = inverted > lo && longSpanOneIn != 0 && op % openEndedEvery != 0 ? lo : inverted;
         } else if (shape == 1) {
             hi = lo; // single key
-        } else if (shape == 2 && op % 1000 == 0) {
+        } else if (shape == 2 && op % openEndedEvery == 0) {
             hi = Long.MAX_VALUE;
         } else {
-            final long span = random.nextInt(5000);
+            final long span = longSpanOneIn == 0 || random.nextInt(longSpanOneIn) == 0 ? random.nextInt(DEFAULT_SPAN)
+                    : random.nextInt(shortSpan);
             hi = lo + span < lo ? Long.MAX_VALUE : lo + span;
         }
-        final List<long[]> seen = new ArrayList<>();
-        final long visited = index.forEachInRange(lo, hi, (k, v) -> seen.add(new long[] {k, v}));
-        final List<long[]> expected = new ArrayList<>();
+        seen.clear();
+        final long visited = index.forEachInRange(lo, hi, seen::add);
+        // One pass over the oracle's sub-map (its size() would be a second one).
+        int expected = 0;
         if (lo <= hi) {
             for (final Map.Entry<Long, Long> e : oracle.subMap(lo, true, hi, true).entrySet()) {
-                expected.add(new long[] {e.getKey(), e.getValue()});
+                if (expected < seen.size) {
+                    final int at = expected;
+                    if (e.getKey() != seen.keys[at]) {
+                        fail("range key #" + at + " of forEachInRange(" + lo + ", " + hi + ") is " + seen.keys[at]
+                                + ", expected " + e.getKey() + " at op " + op);
+                    }
+                    if (e.getValue() != seen.values[at]) {
+                        fail("range value #" + at + " of forEachInRange(" + lo + ", " + hi + ") is "
+                                + seen.values[at] + ", expected " + e.getValue() + " at op " + op);
+                    }
+                }
+                expected++;
             }
         }
-        assertEquals(expected.size(), visited, () -> "forEachInRange(" + lo + ", " + hi + ") count at op " + op);
-        assertEquals(expected.size(), seen.size(), () -> "forEachInRange(" + lo + ", " + hi + ") entries at op " + op);
-        for (int i = 0; i < expected.size(); i++) {
-            final int at = i;
-            assertEquals(expected.get(i)[0], seen.get(i)[0], () -> "range key #" + at + " at op " + op);
-            assertEquals(expected.get(i)[1], seen.get(i)[1], () -> "range value #" + at + " at op " + op);
-        }
+        final int expectedSize = expected;
+        assertEquals(expectedSize, visited, () -> "forEachInRange(" + lo + ", " + hi + ") count at op " + op);
+        assertEquals(expectedSize, seen.size, () -> "forEachInRange(" + lo + ", " + hi + ") entries at op " + op);
     }
 
     private long nextKey() {
@@ -188,14 +232,50 @@ public final class LongIndexOracle {
     /** Asserts the index holds exactly the oracle's entries, in order, through its full range scan. */
     public void assertSameContent(final LongIndex index, final String when) {
         assertEquals(oracle.size(), index.size(), "size " + when);
-        final List<long[]> seen = new ArrayList<>(oracle.size());
-        index.forEachInRange(Long.MIN_VALUE, Long.MAX_VALUE, (k, v) -> seen.add(new long[] {k, v}));
-        assertEquals(oracle.size(), seen.size(), "full scan size " + when);
+        seen.clear();
+        index.forEachInRange(Long.MIN_VALUE, Long.MAX_VALUE, seen::add);
+        assertEquals(oracle.size(), seen.size, "full scan size " + when);
         int i = 0;
         for (final Map.Entry<Long, Long> e : oracle.entrySet()) {
-            final long[] kv = seen.get(i++);
-            if (e.getKey() != kv[0] || e.getValue() != kv[1]) {
-                fail("entry #" + (i - 1) + " is " + kv[0] + "=" + kv[1] + ", expected " + e + " " + when);
+            final long key = seen.keys[i];
+            final long value = seen.values[i++];
+            if (e.getKey() != key || e.getValue() != value) {
+                fail("entry #" + (i - 1) + " is " + key + "=" + value + ", expected " + e + " " + when);
+            }
+        }
+        seen.trim();
+    }
+
+    /** Key-value pairs in two growing arrays. */
+    private static final class Pairs {
+        private static final int SMALL = 1 << 12;
+        long[] keys = new long[SMALL];
+        long[] values = new long[SMALL];
+        int size;
+
+        void add(final long key, final long value) {
+            if (size == keys.length) {
+                if (size == Integer.MAX_VALUE - 8) {
+                    throw new IllegalStateException("more than 2^31 entries visited");
+                }
+                final int grown = (int) Math.min(Integer.MAX_VALUE - 8, 2L * size);
+                keys = Arrays.copyOf(keys, grown);
+                values = Arrays.copyOf(values, grown);
+            }
+            keys[size] = key;
+            values[size++] = value;
+        }
+
+        void clear() {
+            size = 0;
+        }
+
+        /** Gives back the memory a full scan took. */
+        void trim() {
+            size = 0;
+            if (keys.length > SMALL) {
+                keys = new long[SMALL];
+                values = new long[SMALL];
             }
         }
     }
