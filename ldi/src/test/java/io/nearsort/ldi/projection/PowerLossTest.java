@@ -64,6 +64,8 @@ class PowerLossTest {
         long begin;
         boolean ended;
         Throwable failure;
+        /** The store, when the run ended with the power on: closed by the caller after the power loss. */
+        ColumnStore abandoned;
         final List<long[]> flushes = new ArrayList<>();
     }
 
@@ -86,7 +88,8 @@ class PowerLossTest {
                 for (final String op : io.unsyncedDirectoryOperations()) {
                     unsynced.add(op.replace(dir.toAbsolutePath().toString(), "DIR").replaceAll("[0-9]+", "N"));
                 }
-                io.powerLoss(); // ends the run's background work; the directory is not looked at again
+                io.powerLoss(); // the directory is not looked at again
+                closeAbandoned(uncut);
                 counted.put(workload, uncut);
             }
             final long total = uncut.flushes.get(uncut.flushes.size() - 1)[1];
@@ -98,6 +101,7 @@ class PowerLossTest {
             final Run run = run(dir, workload, io);
             final long powerSeed = rnd.nextLong();
             final String lost = io.powerLoss(new Random(powerSeed));
+            closeAbandoned(run);
             final String where = "workload " + workload + ", power cut at change " + cut + " of about " + total
                     + ", power-loss seed " + powerSeed + ", last commit returned " + run.committedId
                     + (run.flushing ? ", a commit in progress" : "") + (run.ended ? ", the run ended first" : "")
@@ -110,6 +114,17 @@ class PowerLossTest {
                 + " exactly its rows: " + tally);
         System.out.println("[power-loss] ColumnStore: directory operations no directory force followed: "
                 + unsynced);
+    }
+
+    /** Closes the store of a run that ended with the power on, now that it is off: stops its threads. */
+    private static void closeAbandoned(final Run run) {
+        if (run.abandoned != null) {
+            try {
+                run.abandoned.close();
+            } catch (final IOException | RuntimeException afterPowerLoss) {
+                // expected: its I/O fails
+            }
+        }
     }
 
     /** The workload until the power goes off (or all its steps); the store is then abandoned. */
@@ -146,7 +161,7 @@ class PowerLossTest {
                 }
             } else if (store != null) {
                 // The run ended with the power on: abandon the store as it is (the caller cuts the power).
-                run.ended = true;
+                run.abandoned = store;
             }
         }
         return run;
