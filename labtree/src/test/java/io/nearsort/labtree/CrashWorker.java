@@ -1,5 +1,7 @@
 package io.nearsort.labtree;
 
+import io.nearsort.core.io.FileIo;
+
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -59,8 +61,13 @@ public final class CrashWorker {
     }
 
     static LabArray open(final Path file, final int updateBuffer) {
+        return open(file, updateBuffer, FileIo.standard());
+    }
+
+    /** The array of the crash tests, its files reached through {@code io} (the power-loss test's). */
+    static LabArray open(final Path file, final int updateBuffer, final FileIo io) {
         final LabArray.Builder builder = LabArray.builder(file).shape(ROWS, COLUMNS).pageSize(512)
-                .bufferPoolPages(8);
+                .bufferPoolPages(8).fileIo(io);
         return (updateBuffer > 0 ? builder.updateBuffer(updateBuffer, FlushPolicy.LPP) : builder).build();
     }
 

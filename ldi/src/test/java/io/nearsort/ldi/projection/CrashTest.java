@@ -215,7 +215,7 @@ class CrashTest {
     }
 
     /** Both projections hold rows 0 .. rows-1, each once, with their values. */
-    private static void checkExactly(final ColumnStore store, final long rows) throws IOException {
+    static void checkExactly(final ColumnStore store, final long rows) throws IOException {
         final boolean[] seenById = new boolean[(int) rows];
         long n = 0;
         try (RowCursor c = store.scan("by_id", Long.MIN_VALUE, Long.MAX_VALUE, "id", "note")) {

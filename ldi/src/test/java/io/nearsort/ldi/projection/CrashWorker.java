@@ -40,46 +40,62 @@ public final class CrashWorker {
         progress = new java.io.FileOutputStream(args[2], true);
         final long steps = args.length > 3 ? Long.parseLong(args[3]) : Long.MAX_VALUE;
         try (ColumnStore store = ColumnStore.open(dir, StoreOracle.SCHEMA, StoreOracle.PROJECTIONS, OPTIONS)) {
-            long rows = store.lastCommit().map(CommitPoint::rows).orElse(0L);
-            say("open " + rows);
-            for (long step = 0; step < steps; step++) {
-                say("append-begin");
-                final int n = 1 + rnd.nextInt(600);
-                if (rnd.nextBoolean()) {
-                    final List<Object[]> batch = new ArrayList<>();
-                    for (int i = 0; i < n; i++) {
-                        batch.add(row(rows + i));
-                    }
-                    store.append(StoreOracle.batchOf(batch));
-                } else {
-                    for (int i = 0; i < n; i++) {
-                        store.append(row(rows + i));
-                    }
-                }
-                rows += n;
-                say("append-end");
-                if (rnd.nextInt(4) > 0) {
-                    say("flush-begin");
-                    final CommitPoint c = store.flush(Map.of("rows", Long.toString(rows), "step", Long.toString(step)));
-                    say("committed " + c.id() + " " + c.rows());
-                }
-                if (rnd.nextInt(3) == 0) {
-                    say("maint-begin");
-                    store.maintain(rnd.nextBoolean() ? "by_distance" : "by_id");
-                    say("maint-end");
-                }
-                if (rnd.nextInt(3) > 0) {
-                    say("reclaim-begin");
-                    store.reclaim(rnd.nextBoolean() ? "by_distance" : "by_id", rnd.nextDouble() * 0.5);
-                    say("reclaim-end");
-                }
-            }
+            steps(store, rnd, steps, CrashWorker::say);
             say("done");
         } catch (Throwable t) {
             System.out.println("error " + t);
             t.printStackTrace(System.out);
             System.out.flush();
             System.exit(3);
+        }
+    }
+
+    /** Where the workload's progress lines go. */
+    @FunctionalInterface
+    interface Say {
+        void say(String line) throws java.io.IOException;
+    }
+
+    /**
+     * The workload: from the store's last commit, {@code steps} steps of appends (rows or batches), commits,
+     * maintenance and reclamation, each phase announced to {@code out} as it begins and ends ({@code committed ID
+     * ROWS} after a commit returned). Shared with {@link PowerLossTest}, which runs it in process.
+     */
+    static void steps(final ColumnStore store, final SplittableRandom rnd, final long steps, final Say out)
+            throws java.io.IOException {
+        long rows = store.lastCommit().map(CommitPoint::rows).orElse(0L);
+        out.say("open " + rows);
+        for (long step = 0; step < steps; step++) {
+            out.say("append-begin");
+            final int n = 1 + rnd.nextInt(600);
+            if (rnd.nextBoolean()) {
+                final List<Object[]> batch = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    batch.add(row(rows + i));
+                }
+                store.append(StoreOracle.batchOf(batch));
+            } else {
+                for (int i = 0; i < n; i++) {
+                    store.append(row(rows + i));
+                }
+            }
+            rows += n;
+            out.say("append-end");
+            if (rnd.nextInt(4) > 0) {
+                out.say("flush-begin");
+                final CommitPoint c = store.flush(Map.of("rows", Long.toString(rows), "step", Long.toString(step)));
+                out.say("committed " + c.id() + " " + c.rows());
+            }
+            if (rnd.nextInt(3) == 0) {
+                out.say("maint-begin");
+                store.maintain(rnd.nextBoolean() ? "by_distance" : "by_id");
+                out.say("maint-end");
+            }
+            if (rnd.nextInt(3) > 0) {
+                out.say("reclaim-begin");
+                store.reclaim(rnd.nextBoolean() ? "by_distance" : "by_id", rnd.nextDouble() * 0.5);
+                out.say("reclaim-end");
+            }
         }
     }
 
