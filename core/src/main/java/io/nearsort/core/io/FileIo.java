@@ -6,6 +6,7 @@ import java.nio.file.CopyOption;
 import java.nio.file.Files;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 /**
  * The one way nearsort's on-disk structures reach their files: every file of a LAB-tree array or an LDI column
@@ -61,4 +62,23 @@ public interface FileIo {
      * @throws IOException when it exists and cannot be deleted
      */
     boolean deleteIfExists(Path path) throws IOException;
+
+    /**
+     * Makes the entries of {@code directory} durable (files created, renamed into it or deleted from it), where the
+     * platform allows: a channel opened on the directory through {@link #open} and forced. A file whose content
+     * was forced can still vanish with the power if its directory entry was not.
+     *
+     * @param directory the directory whose entries to make durable
+     * @throws IOException when the directory cannot be opened or forced (ignored on Windows, which cannot open a
+     *                     directory as a channel and makes its renames durable once they return)
+     */
+    default void forceDirectory(final Path directory) throws IOException {
+        try (FileChannel d = open(directory, StandardOpenOption.READ)) {
+            d.force(true);
+        } catch (final IOException e) {
+            if (!System.getProperty("os.name", "").startsWith("Windows")) {
+                throw e;
+            }
+        }
+    }
 }

@@ -42,11 +42,26 @@ final class Journal implements AutoCloseable {
         return file.resolveSibling(file.getFileName() + JournalDescriptor.SUFFIX);
     }
 
-    /** An empty journal for {@code file} (recovery has run), opened through {@code io}. */
+    /**
+     * An empty journal for {@code file} (recovery has run), opened through {@code io}, its directory entry made
+     * durable: a commit forces the journal's content before its commit point, and a power loss must not take the
+     * file away with its entry.
+     */
     static Journal create(final FileIo io, final Path file, final int pageSize) throws IOException {
         final Path path = pathOf(file);
-        return new Journal(io, path, pageSize, io.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING));
+        final FileChannel channel = io.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING);
+        try {
+            io.forceDirectory(path.toAbsolutePath().getParent());
+        } catch (final IOException | RuntimeException e) {
+            try {
+                channel.close();
+            } catch (final IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        return new Journal(io, path, pageSize, channel);
     }
 
     Path path() {

@@ -193,6 +193,7 @@ public final class PageFile implements AutoCloseable {
                 channel.force(true);
             }
             io.move(aside, path, StandardCopyOption.ATOMIC_MOVE);
+            io.forceDirectory(path.toAbsolutePath().getParent()); // the rename survives the power too
         } catch (final IOException | RuntimeException e) {
             try {
                 io.deleteIfExists(aside); // no half-written file left behind; the next open creates it afresh

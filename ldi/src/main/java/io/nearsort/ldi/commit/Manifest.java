@@ -132,7 +132,7 @@ public final class Manifest implements AutoCloseable {
             ch.force(true);
         }
         io.move(tmp, dir.resolve(ManifestDescriptor.FILE), StandardCopyOption.ATOMIC_MOVE);
-        syncDirectory(io, dir);
+        io.forceDirectory(dir);
         return open(io, dir, projections, retain, -1, minRewriteBytes);
     }
 
@@ -587,7 +587,7 @@ public final class Manifest implements AutoCloseable {
         }
         channel.close();
         io.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        syncDirectory(io, dir);
+        io.forceDirectory(dir);
         channel = io.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
         sequence = 1;
         committedEnd = end;
@@ -679,24 +679,6 @@ public final class Manifest implements AutoCloseable {
      */
     public Path path() {
         return path;
-    }
-
-    /**
-     * Makes the directory entries of {@code dir} (new and renamed files) durable where the platform allows.
-     *
-     * @param io  how the directory is opened
-     * @param dir the directory to make durable
-     * @throws IOException when the directory cannot be opened or forced (on Windows such a failure is ignored)
-     */
-    public static void syncDirectory(final FileIo io, final Path dir) throws IOException {
-        try (FileChannel d = io.open(dir, StandardOpenOption.READ)) {
-            d.force(true);
-        } catch (IOException e) {
-            if (!System.getProperty("os.name", "").startsWith("Windows")) {
-                throw e;
-            }
-            // Windows cannot open a directory as a channel; its renames are durable once they return.
-        }
     }
 
     @Override

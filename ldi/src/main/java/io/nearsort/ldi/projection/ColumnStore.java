@@ -499,7 +499,7 @@ public final class ColumnStore implements ColumnarStore {
                 newFiles |= p.forceSegments();
             }
             if (newFiles) {
-                Manifest.syncDirectory(options.fileIo(), directory);
+                options.fileIo().forceDirectory(directory);
             }
             final CommitPoint point = manifest.commit(metadata, nextRowId, changes, segments);
             committedRows = point.rows();
