@@ -9,9 +9,13 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.CopyOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
 import java.util.function.Predicate;
 
 /**
@@ -152,6 +156,41 @@ public final class FaultInjectingFileIo implements FileIo {
         clear();
         this.files = Objects.requireNonNull(files, "files");
         return this;
+    }
+
+    /**
+     * The calls to fault when faulting every one would take too long: every call of {@code 1..total} when there are
+     * at most {@code sample}, else the first, the last and one seeded call in each of the {@code sample - 2} equal
+     * stretches between them.
+     *
+     * @param total  the calls counted, at least 0
+     * @param sample how many calls to pick at most, at least 3
+     * @param seed   the seed of the picks within the stretches
+     * @return the calls, ascending, from 1
+     * @throws IllegalArgumentException when {@code total} is negative or {@code sample} below 3
+     */
+    public static List<Long> samplePoints(final long total, final int sample, final long seed) {
+        if (total < 0 || sample < 3) {
+            throw new IllegalArgumentException("samplePoints needs total >= 0 and sample >= 3 (got: " + total + ", "
+                    + sample + ")");
+        }
+        final TreeSet<Long> out = new TreeSet<>();
+        if (total <= sample) {
+            for (long n = 1; n <= total; n++) {
+                out.add(n);
+            }
+            return new ArrayList<>(out);
+        }
+        final SplittableRandom rnd = new SplittableRandom(seed);
+        out.add(1L);
+        out.add(total);
+        final int strata = sample - 2;
+        for (int s = 0; s < strata; s++) {
+            final long from = 2 + (total - 2) * s / strata;
+            final long to = Math.max(from + 1, 2 + (total - 2) * (s + 1) / strata);
+            out.add(from + rnd.nextLong(to - from));
+        }
+        return new ArrayList<>(out);
     }
 
     /** Disarms every rule (the disk is no longer full) and restarts the call counts; the files selected stay. */

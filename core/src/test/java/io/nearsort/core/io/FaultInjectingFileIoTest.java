@@ -169,4 +169,20 @@ class FaultInjectingFileIoTest {
                 () -> io.inject(Operation.WRITE, 1, Fault.SHORT_WRITE, true, p -> true));
         assertThrows(IllegalArgumentException.class, () -> io.diskFullAfter(-1, p -> true));
     }
+
+    @Test
+    void samplePointsTakeEveryCallWhenFewElseTheEndsAndOnePerStretch() {
+        assertEquals(java.util.List.of(), FaultInjectingFileIo.samplePoints(0, 5, 1));
+        assertEquals(java.util.List.of(1L, 2L, 3L, 4L, 5L), FaultInjectingFileIo.samplePoints(5, 5, 1));
+        final java.util.List<Long> picked = FaultInjectingFileIo.samplePoints(1_000, 12, 7);
+        assertEquals(12, picked.size());
+        assertEquals(1L, picked.get(0));
+        assertEquals(1_000L, picked.get(picked.size() - 1));
+        for (int i = 1; i < picked.size(); i++) {
+            assertTrue(picked.get(i) > picked.get(i - 1), "ascending: " + picked);
+        }
+        assertEquals(picked, FaultInjectingFileIo.samplePoints(1_000, 12, 7), "the seed decides the picks");
+        assertThrows(IllegalArgumentException.class, () -> FaultInjectingFileIo.samplePoints(-1, 5, 1));
+        assertThrows(IllegalArgumentException.class, () -> FaultInjectingFileIo.samplePoints(10, 2, 1));
+    }
 }

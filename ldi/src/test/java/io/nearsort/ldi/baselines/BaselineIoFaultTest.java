@@ -192,27 +192,6 @@ class BaselineIoFaultTest {
         return path -> path.startsWith(dir);
     }
 
-    /** All of {@code 1..total} when few, else the first, the last and one seeded point in each stretch between. */
-    private static List<Long> points(final long total, final int sample, final long seed) {
-        final TreeSet<Long> out = new TreeSet<>();
-        if (total <= sample) {
-            for (long n = 1; n <= total; n++) {
-                out.add(n);
-            }
-            return new ArrayList<>(out);
-        }
-        final SplittableRandom rnd = new SplittableRandom(seed);
-        out.add(1L);
-        out.add(total);
-        final int strata = sample - 2;
-        for (int s = 0; s < strata; s++) {
-            final long from = 2 + (total - 2) * s / strata;
-            final long to = Math.max(from + 1, 2 + (total - 2) * (s + 1) / strata);
-            out.add(from + rnd.nextLong(to - from));
-        }
-        return new ArrayList<>(out);
-    }
-
     @ParameterizedTest
     @EnumSource(Case.class)
     void aSampleOfInjectionPointsIsReportedAndNeverReadAsData(final Case fault) throws IOException {
@@ -230,7 +209,8 @@ class BaselineIoFaultTest {
     private static void everyPoint(final Case fault, final int sample) throws IOException {
         final List<AssertionError> failures = new ArrayList<>();
         for (Kind kind : Kind.values()) {
-            for (long n : points(COUNTED.get(kind).get(fault.operation), sample, SEED + fault.ordinal())) {
+            for (long n : FaultInjectingFileIo.samplePoints(COUNTED.get(kind).get(fault.operation), sample,
+                    SEED + fault.ordinal())) {
                 final Path dir = root.resolve("run-" + runs++);
                 final FaultInjectingFileIo io = new FaultInjectingFileIo(FileIo.standard())
                         .inject(fault.operation, n, fault.fault, fault.sticky, under(dir));

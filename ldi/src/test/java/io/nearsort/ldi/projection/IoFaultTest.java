@@ -188,58 +188,37 @@ class IoFaultTest {
                 System.out.println("  " + fault + " | " + site + " | " + outcomes)));
     }
 
-    /** All of {@code 1..total} when few, else the first, the last and one random point in each stretch between. */
-    private static List<Long> points(final long total, final long seed) {
-        final TreeSet<Long> out = new TreeSet<>();
-        if (total <= SAMPLE) {
-            for (long n = 1; n <= total; n++) {
-                out.add(n);
-            }
-            return new ArrayList<>(out);
-        }
-        final SplittableRandom rnd = new SplittableRandom(seed);
-        out.add(1L);
-        out.add(total);
-        final int strata = SAMPLE - 2;
-        for (int s = 0; s < strata; s++) {
-            final long from = 2 + (total - 2) * s / strata;
-            final long to = Math.max(from + 1, 2 + (total - 2) * (s + 1) / strata);
-            out.add(from + rnd.nextLong(to - from));
-        }
-        return new ArrayList<>(out);
-    }
-
     @Test
     void aFailedWriteIsReportedAndLosesNothingCommitted() throws IOException {
-        for (long n : points(counted.get(Operation.WRITE), SEED + 1)) {
+        for (long n : FaultInjectingFileIo.samplePoints(counted.get(Operation.WRITE), SAMPLE, SEED + 1)) {
             inject("FAIL WRITE", io -> io.inject(Operation.WRITE, n, Fault.FAIL, false, path -> true));
         }
     }
 
     @Test
     void aShortWriteIsInvisible() throws IOException {
-        for (long n : points(counted.get(Operation.WRITE), SEED + 2)) {
+        for (long n : FaultInjectingFileIo.samplePoints(counted.get(Operation.WRITE), SAMPLE, SEED + 2)) {
             inject("SHORT_WRITE", io -> io.inject(Operation.WRITE, n, Fault.SHORT_WRITE, false, path -> true));
         }
     }
 
     @Test
     void aFailedForceIsReportedAndLosesNothingCommitted() throws IOException {
-        for (long n : points(counted.get(Operation.FORCE), SEED + 3)) {
+        for (long n : FaultInjectingFileIo.samplePoints(counted.get(Operation.FORCE), SAMPLE, SEED + 3)) {
             inject("FAIL FORCE", io -> io.inject(Operation.FORCE, n, Fault.FAIL, false, path -> true));
         }
     }
 
     @Test
     void aDeadDeviceAtAForceIsReportedAndLosesNothingCommitted() throws IOException {
-        for (long n : points(counted.get(Operation.FORCE), SEED + 4)) {
+        for (long n : FaultInjectingFileIo.samplePoints(counted.get(Operation.FORCE), SAMPLE, SEED + 4)) {
             inject("FAIL FORCE sticky", io -> io.inject(Operation.FORCE, n, Fault.FAIL, true, path -> true));
         }
     }
 
     @Test
     void aFlippedBitIsReportedAsCorruptionNeverReturnedAsData() throws IOException {
-        for (long n : points(counted.get(Operation.READ), SEED + 5)) {
+        for (long n : FaultInjectingFileIo.samplePoints(counted.get(Operation.READ), SAMPLE, SEED + 5)) {
             inject("FLIP_BIT READ", io -> io.inject(Operation.READ, n, Fault.FLIP_BIT, false, path -> true));
         }
     }
@@ -263,7 +242,7 @@ class IoFaultTest {
         final FaultInjectingFileIo count = new FaultInjectingFileIo(FileIo.standard())
                 .countOnly(IoFaultTest::isSegment);
         new Workload(tmp.resolve("count-parallel"), count, parallel).run();
-        for (long n : points(count.calls(Operation.READ), SEED + 12)) {
+        for (long n : FaultInjectingFileIo.samplePoints(count.calls(Operation.READ), SAMPLE, SEED + 12)) {
             inject("FLIP_BIT READ segments, 3 readers", parallel, io -> io.inject(Operation.READ, n, Fault.FLIP_BIT,
                     false, IoFaultTest::isSegment));
         }
@@ -293,7 +272,7 @@ class IoFaultTest {
     @Test
     void aFailedRenameDeleteOrOpenIsReportedAndLosesNothingCommitted() throws IOException {
         for (Operation op : List.of(Operation.MOVE, Operation.DELETE, Operation.OPEN)) {
-            for (long n : points(counted.get(op), SEED + 7 + op.ordinal())) {
+            for (long n : FaultInjectingFileIo.samplePoints(counted.get(op), SAMPLE, SEED + 7 + op.ordinal())) {
                 inject("FAIL " + op, io -> io.inject(op, n, Fault.FAIL, false, path -> true));
             }
         }
