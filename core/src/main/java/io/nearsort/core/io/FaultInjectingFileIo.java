@@ -159,6 +159,57 @@ public final class FaultInjectingFileIo implements FileIo {
     }
 
     /**
+     * The fault matrix the structures' fault tests run: each kind of injected fault with the call it hits.
+     */
+    public enum Injection {
+        /** A write fails once. */
+        FAIL_WRITE(Operation.WRITE, Fault.FAIL, false),
+        /** A write fails, and so does every later one. */
+        FAIL_WRITE_STICKY(Operation.WRITE, Fault.FAIL, true),
+        /** A write writes half its bytes. */
+        SHORT_WRITE(Operation.WRITE, Fault.SHORT_WRITE, false),
+        /** A {@code force} fails once. */
+        FAIL_FORCE(Operation.FORCE, Fault.FAIL, false),
+        /** A {@code force} fails, and so does every later one. */
+        FAIL_FORCE_STICKY(Operation.FORCE, Fault.FAIL, true),
+        /** A read fails once. */
+        FAIL_READ(Operation.READ, Fault.FAIL, false),
+        /** A read returns one bit flipped. */
+        FLIP_BIT_READ(Operation.READ, Fault.FLIP_BIT, false),
+        /** An open fails. */
+        FAIL_OPEN(Operation.OPEN, Fault.FAIL, false),
+        /** A rename fails. */
+        FAIL_MOVE(Operation.MOVE, Fault.FAIL, false),
+        /** A delete fails. */
+        FAIL_DELETE(Operation.DELETE, Fault.FAIL, false);
+
+        /** The calls counted and faulted. */
+        public final Operation operation;
+        /** What happens at the chosen call. */
+        public final Fault fault;
+        /** Whether every later call of the operation fails too. */
+        public final boolean sticky;
+
+        Injection(final Operation operation, final Fault fault, final boolean sticky) {
+            this.operation = operation;
+            this.fault = fault;
+            this.sticky = sticky;
+        }
+
+        /**
+         * A fault-injecting I/O over {@link FileIo#standard()} armed with this injection at call {@code nth} of
+         * the files {@code files} selects.
+         *
+         * @param nth   which call, from 1
+         * @param files the files whose calls count
+         * @return the armed I/O
+         */
+        public FaultInjectingFileIo arm(final long nth, final Predicate<Path> files) {
+            return new FaultInjectingFileIo(FileIo.standard()).inject(operation, nth, fault, sticky, files);
+        }
+    }
+
+    /**
      * The calls to fault when faulting every one would take too long: every call of {@code 1..total} when there are
      * at most {@code sample}, else the first, the last and one seeded call in each of the {@code sample - 2} equal
      * stretches between them.

@@ -77,16 +77,16 @@ class DafIoFaultTest {
     }
 
     @ParameterizedTest
-    @EnumSource(FaultWorkload.Case.class)
-    void everyInjectionPointIsReportedAndLosesNothing(final FaultWorkload.Case fault) throws IOException {
+    @EnumSource(FaultInjectingFileIo.Injection.class)
+    void everyInjectionPointIsReportedAndLosesNothing(final FaultInjectingFileIo.Injection fault) throws IOException {
         workload().everyInjectionPoint(fault);
     }
 
     /** The same at every call, not a sample: 13,555 runs (docs/reliability.md has the time). */
     @ParameterizedTest
-    @EnumSource(FaultWorkload.Case.class)
+    @EnumSource(FaultInjectingFileIo.Injection.class)
     @Tag("slow")
-    void everyCallFaulted(final FaultWorkload.Case fault) throws IOException {
+    void everyCallFaulted(final FaultInjectingFileIo.Injection fault) throws IOException {
         workload().everyInjectionPoint(fault, true);
     }
 

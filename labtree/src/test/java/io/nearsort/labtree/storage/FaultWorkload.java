@@ -2,6 +2,7 @@ package io.nearsort.labtree.storage;
 
 import io.nearsort.core.CorruptFileException;
 import io.nearsort.core.io.FaultInjectingFileIo;
+import io.nearsort.core.io.FaultInjectingFileIo.Injection;
 import io.nearsort.core.io.FaultInjectingFileIo.Fault;
 import io.nearsort.core.io.FaultInjectingFileIo.Operation;
 import io.nearsort.core.io.FileIo;
@@ -166,44 +167,6 @@ public final class FaultWorkload {
                 set.set((S) structure, key, value);
             }
         };
-    }
-
-    /** The faults of the matrix. */
-    public enum Case {
-        FAIL_WRITE(Operation.WRITE, Fault.FAIL, false),
-        FAIL_WRITE_STICKY(Operation.WRITE, Fault.FAIL, true),
-        SHORT_WRITE(Operation.WRITE, Fault.SHORT_WRITE, false),
-        FAIL_FORCE(Operation.FORCE, Fault.FAIL, false),
-        FAIL_FORCE_STICKY(Operation.FORCE, Fault.FAIL, true),
-        FAIL_READ(Operation.READ, Fault.FAIL, false),
-        FLIP_BIT_READ(Operation.READ, Fault.FLIP_BIT, false),
-        FAIL_OPEN(Operation.OPEN, Fault.FAIL, false),
-        FAIL_MOVE(Operation.MOVE, Fault.FAIL, false),
-        FAIL_DELETE(Operation.DELETE, Fault.FAIL, false);
-
-        /** The calls counted and faulted. */
-        public final Operation operation;
-        /** What happens at the chosen call. */
-        public final Fault fault;
-        /** Whether every later call of the operation fails too. */
-        public final boolean sticky;
-
-        Case(final Operation operation, final Fault fault, final boolean sticky) {
-            this.operation = operation;
-            this.fault = fault;
-            this.sticky = sticky;
-        }
-
-        /**
-         * A fault-injecting I/O armed with this case at call {@code nth} of the files under {@code dir}.
-         *
-         * @param nth which call, from 1
-         * @param dir the run's directory
-         * @return the armed I/O over {@link FileIo#standard()}
-         */
-        public FaultInjectingFileIo arm(final long nth, final Path dir) {
-            return new FaultInjectingFileIo(FileIo.standard()).inject(operation, nth, fault, sticky, under(dir));
-        }
     }
 
     private final Path tmp;
@@ -424,7 +387,7 @@ public final class FaultWorkload {
      * @param fault the fault
      * @throws IOException if a run's directory cannot be made
      */
-    public void everyInjectionPoint(final Case fault) throws IOException {
+    public void everyInjectionPoint(final Injection fault) throws IOException {
         everyInjectionPoint(fault, false);
     }
 
@@ -435,13 +398,13 @@ public final class FaultWorkload {
      * @param everyCall whether to fault every call, not only {@link #points}'s sample
      * @throws IOException if a run's directory cannot be made
      */
-    public void everyInjectionPoint(final Case fault, final boolean everyCall) throws IOException {
+    public void everyInjectionPoint(final Injection fault, final boolean everyCall) throws IOException {
         final long count = count().get(fault.operation);
         final Matrix matrix = new Matrix();
         int reached = 0;
         for (final long n : everyCall ? LongStream.rangeClosed(1, count).toArray() : points(count)) {
             final Path dir = runDir(fault + "-" + n);
-            final String outcome = injectAndCheck(fault.arm(n, dir), dir, fault.fault == Fault.FLIP_BIT,
+            final String outcome = injectAndCheck(fault.arm(n, under(dir)), dir, fault.fault == Fault.FLIP_BIT,
                     fault.fault == Fault.SHORT_WRITE, fault.operation == Operation.OPEN, matrix);
             reached += outcome.equals("not reached") ? 0 : 1;
             matrix.points++;

@@ -60,8 +60,8 @@ class IoFaultTest {
     }
 
     @ParameterizedTest
-    @EnumSource(FaultWorkload.Case.class)
-    void everyInjectionPointIsReportedAndLosesNothing(final FaultWorkload.Case fault) throws IOException {
+    @EnumSource(FaultInjectingFileIo.Injection.class)
+    void everyInjectionPointIsReportedAndLosesNothing(final FaultInjectingFileIo.Injection fault) throws IOException {
         for (final Config config : Config.values()) {
             workload(config).everyInjectionPoint(fault);
         }

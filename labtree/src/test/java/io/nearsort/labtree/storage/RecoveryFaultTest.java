@@ -173,14 +173,14 @@ class RecoveryFaultTest {
     }
 
     @ParameterizedTest
-    @EnumSource(FaultWorkload.Case.class)
-    void everyFaultOfRecoveryIsReportedAndDamagesNothing(final FaultWorkload.Case fault) throws IOException {
+    @EnumSource(FaultInjectingFileIo.Injection.class)
+    void everyFaultOfRecoveryIsReportedAndDamagesNothing(final FaultInjectingFileIo.Injection fault) throws IOException {
         for (final String image : images.keySet()) {
             final long count = count(image).get(fault.operation);
             final Map<String, Integer> outcomes = new TreeMap<>();
             for (long n = 1; n <= count; n++) {
                 final Path dir = fresh(image, fault + "-" + n);
-                final String outcome = openAndCheck(image, dir, fault.arm(n, dir), fault.fault == Fault.FLIP_BIT,
+                final String outcome = openAndCheck(image, dir, fault.arm(n, FaultWorkload.under(dir)), fault.fault == Fault.FLIP_BIT,
                         fault.fault == Fault.SHORT_WRITE);
                 outcomes.merge(outcome, 1, Integer::sum);
             }
@@ -200,7 +200,7 @@ class RecoveryFaultTest {
         for (final String image : List.of("mid checkpoint", "commit point")) {
             final Path dir = fresh(image, "flipped-record");
             // READ #1 is the file's header; #2 the journal's commit record.
-            final FaultInjectingFileIo io = FaultWorkload.Case.FLIP_BIT_READ.arm(2, dir);
+            final FaultInjectingFileIo io = FaultInjectingFileIo.Injection.FLIP_BIT_READ.arm(2, FaultWorkload.under(dir));
             assertEquals("opened, the fault absorbed", openAndCheck(image, dir, io, true, false), image);
             assertTrue(io.lastInjected().contains(".journal"), io.lastInjected());
         }
