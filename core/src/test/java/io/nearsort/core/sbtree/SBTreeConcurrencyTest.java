@@ -197,13 +197,19 @@ class SBTreeConcurrencyTest {
 
     /**
      * Once {@code put} returns, every read that starts afterwards sees it, in any thread, whatever conversion is
-     * under way; once {@code remove} returns, none does.
+     * under way; once {@code remove} returns, none does. The writer announces the keys it is about to remove
+     * before removing them ({@code removingBelow}) and the keys it has removed after ({@code removedBelow}): a
+     * reader expects a key present only when it is below neither bound read after its lookup, and absent only
+     * when it was below {@code removedBelow} before. Readers sometimes stall until the writer reaches the removal
+     * of the key they are about to read, so the lookup often lands between a remove and the next bound (a stalled
+     * reader on a loaded machine did that, and the single bound read then flagged a correct absence).
      */
     @Test
     void aCompletedWriteIsVisibleToEveryThread() throws Exception {
         try (SBTree tree = Indexes.sbTree().blockSize(512).maxPerThreadBlocks(2).build()) {
             final AtomicLong written = new AtomicLong(-1);
             final AtomicLong removedBelow = new AtomicLong(0);
+            final AtomicLong removingBelow = new AtomicLong(0);
             final int n = 200_000;
             final AtomicReference<Throwable> failure = new AtomicReference<>();
             final Thread writer = thread(failure, () -> {
@@ -212,6 +218,7 @@ class SBTreeConcurrencyTest {
                     written.set(i);
                     if (i % 3 == 0 && i > 1000) {
                         final long old = i - 1002; // 0, 3, 6, ...: every key below removedBelow
+                        removingBelow.set(old + 3);
                         tree.remove(old);
                         tree.remove(old + 1);
                         tree.remove(old + 2);
@@ -229,9 +236,15 @@ class SBTreeConcurrencyTest {
                         final long last = written.get();
                         if (last >= 0) {
                             final long recent = Math.max(gone, last - random.nextInt(50));
+                            if (random.nextInt(64) == 0) {
+                                // Stall until the writer is about to remove the key (as a descheduled reader does).
+                                while (written.get() < Math.min(recent + 1002, n - 1)) {
+                                    Thread.onSpinWait();
+                                }
+                            }
                             final long value = tree.getOrDefault(recent, 1L);
                             // Unless the writer removed it meanwhile, the key is there.
-                            if (recent <= last && recent >= removedBelow.get()) {
+                            if (recent <= last && recent >= removingBelow.get()) {
                                 assertEquals(-recent, value, "written " + recent);
                             }
                         }
