@@ -2,12 +2,14 @@ package io.nearsort.core.btree;
 
 import io.nearsort.core.Indexes;
 import io.nearsort.core.memory.SlabPool;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,9 +25,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * stable keys around within and across nodes. Without the node versions (the writer's marks), readers find stable
  * keys missing or with a neighbour's value within milliseconds.
  */
+@Timeout(value = 300, unit = java.util.concurrent.TimeUnit.SECONDS) // a hang fails, rather than stalls the build
 class BPlusTreeConcurrentReadsTest {
     private static final int READERS = 3;
+    /**
+     * The writer's minimum run: it goes on until it wrote {@link #MIN_WRITES} times and each reader read
+     * {@link #MIN_READS_EACH} times beside it, however the threads are scheduled (a reader descheduled for the whole
+     * 700 ms on a loaded 2-core machine once left the run without reads).
+     */
     private static final long RUN_NANOS = 700_000_000L;
+    private static final long MIN_WRITES = 10_000;
+    private static final long MIN_READS_EACH = 4_000;
 
     private static long valueOf(final long key) {
         return key * 31 + 7;
@@ -44,33 +54,50 @@ class BPlusTreeConcurrentReadsTest {
             final AtomicBoolean stop = new AtomicBoolean();
             final AtomicReference<String> failure = new AtomicReference<>();
             final AtomicLong reads = new AtomicLong();
+            final AtomicLongArray readsBy = new AtomicLongArray(READERS);
+            final AtomicBoolean clockRanOut = new AtomicBoolean();
             final Thread[] readers = new Thread[READERS];
             for (int r = 0; r < READERS; r++) {
-                final long seed = r;
+                final int seed = r;
                 readers[r] = new Thread(() -> {
                     final SplittableRandom random = new SplittableRandom(seed);
                     long done = 0;
-                    while (!stop.get() && failure.get() == null) {
-                        final long stable = 4 * random.nextLong(stableKeys);
-                        final long got = tree.getOrDefault(stable, Long.MIN_VALUE);
-                        if (got != valueOf(stable) || !tree.containsKey(stable)) {
-                            failure.compareAndSet(null, "stable key " + stable + " read as " + got);
+                    if (seed == 0) {
+                        // Held until the writer's clock ran out, as a reader descheduled that long is: the writer
+                        // must still wait for its reads (a clock-bound writer leaves it none, every run).
+                        while (!clockRanOut.get()) {
+                            Thread.onSpinWait();
                         }
-                        final long absent = 4 * random.nextLong(stableKeys + 1) + 2;
-                        if (tree.containsKey(absent) || tree.getOrDefault(absent, -1L) != -1L) {
-                            failure.compareAndSet(null, "never-written key " + absent + " found");
+                    }
+                    try {
+                        while (!stop.get() && failure.get() == null) {
+                            final long stable = 4 * random.nextLong(stableKeys);
+                            final long got = tree.getOrDefault(stable, Long.MIN_VALUE);
+                            if (got != valueOf(stable) || !tree.containsKey(stable)) {
+                                failure.compareAndSet(null, "stable key " + stable + " read as " + got);
+                            }
+                            final long absent = 4 * random.nextLong(stableKeys + 1) + 2;
+                            if (tree.containsKey(absent) || tree.getOrDefault(absent, -1L) != -1L) {
+                                failure.compareAndSet(null, "never-written key " + absent + " found");
+                            }
+                            done += 4;
+                            readsBy.set(seed, done);
                         }
-                        done += 4;
+                    } catch (final RuntimeException | Error e) {
+                        failure.compareAndSet(null, "reader-" + seed + " failed: " + e); // the writer stops
                     }
                     reads.addAndGet(done);
                 }, "reader-" + r);
                 readers[r].start();
             }
-            final long writes = write(tree, span, stop, failure);
+            final long writes = write(tree, span, stop, failure, clockRanOut, readsBy);
             for (final Thread reader : readers) {
                 reader.join();
             }
             assertNull(failure.get());
+            for (int r = 0; r < READERS; r++) {
+                assertTrue(readsBy.get(r) >= MIN_READS_EACH, "reader-" + r + " read " + readsBy.get(r) + " times");
+            }
             assertTrue(reads.get() > 10_000 && writes > 10_000, reads + " reads, " + writes + " writes");
             tree.reclaimRetired();
             assertEquals(0, tree.stats().counter(BPlusTree.RETIRED_PAGES));
@@ -124,18 +151,32 @@ class BPlusTreeConcurrentReadsTest {
         }
     }
 
+    private static boolean readEnough(final AtomicLongArray readsBy) {
+        for (int r = 0; r < readsBy.length(); r++) {
+            if (readsBy.get(r) < MIN_READS_EACH) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * The writer: runs of odd keys inserted in random order and deleted again (leaf splits, shifts, freed leaves
      * and internal nodes, a root that grows and collapses), updates, and bulk appends past the largest key that
      * are deleted again. Returns the number of writes.
      */
     private static long write(final BPlusTree tree, final long span, final AtomicBoolean stop,
-                              final AtomicReference<String> failure) {
+                              final AtomicReference<String> failure, final AtomicBoolean clockRanOut,
+                              final AtomicLongArray readsBy) {
         final SplittableRandom random = new SplittableRandom(99);
         final long deadline = System.nanoTime() + RUN_NANOS;
         long writes = 0;
         try {
-            while (System.nanoTime() < deadline && failure.get() == null) {
+            // The clock is a minimum: the writer goes on until every reader has read beside it (CI has two cores).
+            while (failure.get() == null && (!clockRanOut.get() || writes < MIN_WRITES || !readEnough(readsBy))) {
+                if (System.nanoTime() >= deadline) {
+                    clockRanOut.set(true);
+                }
                 final int burst = 1 + random.nextInt(2_000);
                 final long from = random.nextLong(span);
                 final long[] keys = new long[burst];
@@ -166,6 +207,7 @@ class BPlusTreeConcurrentReadsTest {
         } catch (final RuntimeException | Error e) {
             failure.compareAndSet(null, "the writer failed: " + e);
         } finally {
+            clockRanOut.set(true);
             stop.set(true);
         }
         return writes;
