@@ -241,7 +241,7 @@ class SBTreeLifecycleTest {
             for (int i = 0; i < 20_000; i++) {
                 tree.put(i, i);
             }
-            assertTrue(tree.awaitSearchLayer(120_000));
+            SBTreeValidator.awaitCaughtUp(tree);
             final Thread thread = tree.searchLayerThread();
             final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
             // Retired blocks wait for the epochs (polled), then the thread has nothing left to do.
@@ -253,7 +253,7 @@ class SBTreeLifecycleTest {
             for (int i = 20_000; i < 40_000; i++) {
                 tree.put(i, i);
             }
-            assertTrue(tree.awaitSearchLayer(120_000));
+            SBTreeValidator.awaitCaughtUp(tree); // awaitSearchLayer alone may return with the last request in hand
             assertEquals(0, tree.stats().counter(SBTree.SEARCH_LAYER_LAG), "lag before: " + indexed);
             SBTreeValidator.check(tree);
         }
