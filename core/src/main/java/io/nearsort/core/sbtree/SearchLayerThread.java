@@ -233,9 +233,14 @@ final class SearchLayerThread implements Runnable {
         }
     }
 
-    /** Whether every request submitted so far has been applied (false while work waits for the start). */
+    /**
+     * Whether every request submitted so far has been applied (false while work waits for the start). The queue
+     * is read first: the thread sets {@code applying} before it polls, so once a request has left the queue,
+     * {@code applying} reads 0 only after the thread applied it. (The other order answered idle when the thread
+     * took the last request between the two reads.)
+     */
     boolean isIdle() {
-        return applying == 0 && requests.isEmpty();
+        return requests.isEmpty() && applying == 0;
     }
 
     boolean isAlive() {

@@ -253,7 +253,7 @@ class SBTreeLifecycleTest {
             for (int i = 20_000; i < 40_000; i++) {
                 tree.put(i, i);
             }
-            SBTreeValidator.awaitCaughtUp(tree); // awaitSearchLayer alone may return with the last request in hand
+            SBTreeValidator.awaitCaughtUp(tree);
             assertEquals(0, tree.stats().counter(SBTree.SEARCH_LAYER_LAG), "lag before: " + indexed);
             SBTreeValidator.check(tree);
         }

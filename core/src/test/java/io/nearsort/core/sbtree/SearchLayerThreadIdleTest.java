@@ -2,7 +2,6 @@ package io.nearsort.core.sbtree;
 
 import io.nearsort.core.memory.PageArena;
 import io.nearsort.core.memory.SlabPool;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -16,13 +15,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Reproducer of a race in {@code SearchLayerThread.isIdle()} (main code, not fixed here): it reads
- * {@code applying} before {@code requests.isEmpty()}, while the thread sets {@code applying = 1} before it polls.
- * A caller that reads {@code applying == 0} while a request waits, is descheduled while the thread wakes and polls
- * that request, then reads an empty queue, answers idle while the request is still being applied; so does
- * {@code SBTree.awaitSearchLayer}, and the tests that then walk the search layer ({@link SBTreeValidator}) or
- * expect {@code searchLayerLag == 0} can fail on a correct index. Reading the queue first, then {@code applying},
- * would close the window. Tests wait with {@link SBTreeValidator#awaitCaughtUp}, which is not fooled.
+ * {@code SearchLayerThread.isIdle()} against a caller descheduled between its two reads. It used to read
+ * {@code applying} before {@code requests.isEmpty()}, while the thread sets {@code applying = 1} before it polls: a
+ * caller that read {@code applying == 0} while a request waited, and was descheduled while the thread woke and
+ * polled that request, then read an empty queue and answered idle while the request was still being applied; so
+ * did {@code SBTree.awaitSearchLayer}, and the tests that then walk the search layer ({@link SBTreeValidator}) or
+ * expect {@code searchLayerLag == 0} could fail on a correct index. It reads the queue first now; this test fails
+ * with the old order.
  *
  * <p>The caller's stall between its two reads is forced: the request is queued while the thread parks, and the
  * queue's {@code isEmpty()}, called by {@code isIdle()} after it read {@code applying}, wakes the thread and waits
@@ -32,7 +31,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SearchLayerThreadIdleTest {
 
     @Test
-    @Disabled("reproduces a main-code race in SearchLayerThread.isIdle(): fails until isIdle reads the queue first")
     void isIdleIsFalseWhileARequestQueuedBeforeTheCallIsBeingApplied() throws Exception {
         final PageArena arena = PageArena.builder().pageSize(512).concurrent(true).slabPool(SlabPool.disabled())
                 .build();
