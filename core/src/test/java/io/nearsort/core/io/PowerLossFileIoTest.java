@@ -11,7 +11,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -49,6 +52,9 @@ class PowerLossFileIoTest {
         try (FileChannel created = io.open(g, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             write(created, bytes(10, 4), 0);
         }
+        assertEquals(List.of("create " + g.toAbsolutePath()), io.unsyncedDirectoryOperations());
+        io.forceDirectory(tmp);
+        assertEquals(List.of(), io.unsyncedDirectoryOperations());
         io.powerLoss();
         final byte[] expected = bytes(1000, 1);
         Arrays.fill(expected, 0, 600, (byte) 2);
@@ -57,8 +63,6 @@ class PowerLossFileIoTest {
         assertThrows(IOException.class, () -> write(ch, bytes(1, 9), 0), "the power is off");
         ch.close();
         assertThrows(IOException.class, () -> io.open(f, StandardOpenOption.READ));
-        assertTrue(io.unsyncedDirectoryOperations().contains("create " + g.toAbsolutePath()),
-                io.unsyncedDirectoryOperations().toString());
     }
 
     @Test
@@ -69,6 +73,7 @@ class PowerLossFileIoTest {
             final byte[] durable = bytes(3000, 5);
             final byte[] written = durable.clone();
             try (FileChannel ch = io.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                io.forceDirectory(tmp);
                 write(ch, durable, 0);
                 ch.force(true);
                 final byte[] later = bytes(1700, 6);
@@ -112,6 +117,8 @@ class PowerLossFileIoTest {
         final PowerLossFileIo io = new PowerLossFileIo(FileIo.standard());
         final Path f = tmp.resolve("c");
         try (FileChannel ch = io.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            io.forceDirectory(tmp);
+            final long before = io.changes();
             io.cutPowerAt(3);
             write(ch, bytes(512, 1), 0);
             ch.force(true);
@@ -120,9 +127,143 @@ class PowerLossFileIoTest {
             assertTrue(e.getMessage().contains("power"), e.getMessage());
             assertTrue(io.isOff());
             assertThrows(IOException.class, () -> ch.force(true));
-            assertEquals(3, io.changes());
+            assertEquals(before + 3, io.changes());
         }
         io.powerLoss(new Random(1));
         assertArrayEquals(bytes(512, 1), Files.readAllBytes(f), "the refused write did nothing");
+    }
+
+    private static void create(final FileIo io, final Path f, final byte[] forced, final byte[] unforced)
+            throws IOException {
+        try (FileChannel ch = io.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            write(ch, forced, 0);
+            ch.force(true);
+            write(ch, unforced, forced.length);
+        }
+    }
+
+    @Test
+    void aFileCreatedSinceItsDirectoryWasForcedDisappears() throws IOException {
+        final PowerLossFileIo io = new PowerLossFileIo(FileIo.standard());
+        final Path kept = tmp.resolve("kept");
+        create(io, kept, bytes(600, 1), bytes(10, 2));
+        io.forceDirectory(tmp);
+        final Path gone = tmp.resolve("gone");
+        create(io, gone, bytes(600, 3), bytes(0, 0)); // its content forced, its entry not
+        io.forceDirectory(Files.createDirectories(tmp.resolve("sub"))); // another directory's force does not make it durable
+        final String report = io.powerLoss();
+        assertArrayEquals(bytes(600, 1), Files.readAllBytes(kept));
+        assertFalse(Files.exists(gone), report);
+        assertTrue(report.contains(gone.toAbsolutePath() + ": undone: create"), report);
+    }
+
+    @Test
+    void aFileDeletedSinceItsDirectoryWasForcedReappearsWithItsDurableImage() throws IOException {
+        final Path old = tmp.resolve("old");
+        Files.write(old, bytes(700, 4)); // existed before: durable, entry and content, though never opened here
+        final PowerLossFileIo io = new PowerLossFileIo(FileIo.standard());
+        final Path forced = tmp.resolve("forced");
+        create(io, forced, bytes(1000, 5), bytes(300, 6));
+        final Path neverForced = tmp.resolve("never-forced");
+        try (FileChannel ch = io.open(neverForced, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            write(ch, bytes(900, 7), 0);
+        }
+        final Path durablyDeleted = tmp.resolve("durably-deleted");
+        create(io, durablyDeleted, bytes(10, 8), bytes(0, 0));
+        io.forceDirectory(tmp);
+        io.deleteIfExists(durablyDeleted);
+        io.forceDirectory(tmp);
+        assertTrue(io.deleteIfExists(old));
+        assertTrue(io.deleteIfExists(forced));
+        assertTrue(io.deleteIfExists(neverForced));
+        assertEquals(List.of("delete " + old.toAbsolutePath(), "delete " + forced.toAbsolutePath(), "delete "
+                + neverForced.toAbsolutePath()), io.unsyncedDirectoryOperations());
+        final String report = io.powerLoss();
+        assertArrayEquals(bytes(700, 4), Files.readAllBytes(old), report);
+        assertArrayEquals(bytes(1000, 5), Files.readAllBytes(forced), report);
+        assertArrayEquals(new byte[0], Files.readAllBytes(neverForced), "its entry durable, no content: " + report);
+        assertFalse(Files.exists(durablyDeleted), report);
+    }
+
+    @Test
+    void aRenameSinceItsDirectoryWasForcedIsUndone() throws IOException {
+        final PowerLossFileIo io = new PowerLossFileIo(FileIo.standard());
+        final Path tmpFile = tmp.resolve("m.tmp");
+        final Path target = tmp.resolve("m");
+        final Path other = tmp.resolve("o");
+        create(io, target, bytes(512, 1), bytes(100, 2));
+        create(io, tmpFile, bytes(800, 3), bytes(0, 0));
+        create(io, other, bytes(20, 4), bytes(0, 0));
+        io.forceDirectory(tmp);
+        io.move(tmpFile, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        io.move(other, tmp.resolve("o2"), StandardCopyOption.ATOMIC_MOVE);
+        assertThrows(UnsupportedOperationException.class, () -> io.move(target, tmp.resolve("sub").resolve("m"),
+                StandardCopyOption.ATOMIC_MOVE));
+        final String report = io.powerLoss();
+        assertArrayEquals(bytes(512, 1), Files.readAllBytes(target), "the replaced file is back: " + report);
+        assertArrayEquals(bytes(800, 3), Files.readAllBytes(tmpFile), "the renamed one too: " + report);
+        assertArrayEquals(bytes(20, 4), Files.readAllBytes(other), report);
+        assertFalse(Files.exists(tmp.resolve("o2")), report);
+    }
+
+    @Test
+    void aPowerCutAtTheDirectoryForceLosesTheRename() throws IOException {
+        final PowerLossFileIo io = new PowerLossFileIo(FileIo.standard());
+        final Path aside = tmp.resolve("f.new");
+        create(io, aside, bytes(512, 9), bytes(0, 0));
+        io.forceDirectory(tmp);
+        io.cutPowerAt(2); // the rename, then the directory force
+        io.move(aside, tmp.resolve("f"), StandardCopyOption.ATOMIC_MOVE);
+        assertThrows(IOException.class, () -> io.forceDirectory(tmp));
+        io.powerLoss(new Random(3));
+        assertFalse(Files.exists(tmp.resolve("f")));
+        assertArrayEquals(bytes(512, 9), Files.readAllBytes(aside));
+    }
+
+    @Test
+    void thePowerGoesOffRightAfterTheChosenDirectoryOperation() throws IOException {
+        final PowerLossFileIo io = new PowerLossFileIo(FileIo.standard());
+        final Path a = tmp.resolve("a");
+        create(io, a, bytes(512, 1), bytes(0, 0));
+        io.forceDirectory(tmp);
+        io.cutPowerAfterDirectoryOperation(2);
+        final Path b = tmp.resolve("b");
+        try (FileChannel ch = io.open(b, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            write(ch, bytes(512, 2), 0);
+            assertTrue(io.deleteIfExists(a), "the second operation is made");
+            assertThrows(IOException.class, () -> ch.force(true), "the next change finds the power off");
+            assertTrue(io.isOff());
+        }
+        assertEquals(List.of("create " + a.toAbsolutePath(), "create " + b.toAbsolutePath(), "delete "
+                + a.toAbsolutePath()), io.directoryOperations());
+        io.powerLoss();
+        assertArrayEquals(bytes(512, 1), Files.readAllBytes(a));
+        assertFalse(Files.exists(b));
+    }
+
+    /** With a random source a directory keeps the oldest of its unforced operations, never a later one alone. */
+    @Test
+    void aRandomPowerLossKeepsAPrefixOfEachDirectorysOperations() throws IOException {
+        final Set<Integer> seen = new TreeSet<>();
+        final Random seeds = new Random(22);
+        for (int trial = 0; trial < 100; trial++) {
+            final long seed = seeds.nextLong();
+            final Path dir = Files.createDirectories(tmp.resolve("d" + trial));
+            final PowerLossFileIo io = new PowerLossFileIo(FileIo.standard());
+            create(io, dir.resolve("a"), bytes(512, 1), bytes(0, 0));
+            create(io, dir.resolve("b"), bytes(512, 2), bytes(0, 0));
+            io.forceDirectory(dir);
+            create(io, dir.resolve("c"), bytes(512, 3), bytes(0, 0));
+            io.deleteIfExists(dir.resolve("a"));
+            io.move(dir.resolve("b"), dir.resolve("b2"), StandardCopyOption.ATOMIC_MOVE);
+            final String report = io.powerLoss(new Random(seed));
+            final List<Boolean> state = List.of(Files.exists(dir.resolve("c")), !Files.exists(dir.resolve("a")),
+                    Files.exists(dir.resolve("b2")));
+            final int kept = state.indexOf(false) < 0 ? 3 : state.indexOf(false);
+            assertEquals(List.of(kept > 0, kept > 1, kept > 2), state, "seed " + seed + ": " + report);
+            assertEquals(kept < 3, Files.exists(dir.resolve("b")), report);
+            seen.add(kept);
+        }
+        assertEquals(Set.of(0, 1, 2, 3), seen);
     }
 }
