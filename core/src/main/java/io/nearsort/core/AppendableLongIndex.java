@@ -28,6 +28,51 @@ public interface AppendableLongIndex extends LongIndex {
     void bulkAppend(long[] keys, long[] values, int from, int to);
 
     /**
+     * Inserts or overwrites {@code keys[from, to)} with their {@code values[from, to)}, as {@link #put} would one
+     * by one: the top-inserts of a SWARE flush cycle, whose sorted entries land inside the index rather than past
+     * its end (§IV-A). An index may use the order, as the B+-tree does (consecutive keys of one leaf share its
+     * root-to-leaf traversal); this default puts each entry.
+     *
+     * @param keys the entries' keys, non-decreasing over {@code [from, to)} (of equal keys the last one's value
+     *             stays); anywhere relative to the index's keys
+     * @param values the entries' values, index for index with {@code keys}
+     * @param from the first index, inclusive
+     * @param to the end, exclusive
+     * @throws IllegalArgumentException when the keys descend somewhere; nothing is written then
+     * @throws IndexOutOfBoundsException when {@code [from, to)} is not a range of both arrays
+     */
+    default void putAscending(final long[] keys, final long[] values, final int from, final int to) {
+        checkAscending(keys, values, from, to);
+        for (int i = from; i < to; i++) {
+            put(keys[i], values[i]);
+        }
+    }
+
+    /**
+     * Checks a {@link #putAscending} run, naming what is wrong. Internal: for implementations of this interface in
+     * nearsort; not part of the API, may change in any release.
+     *
+     * @param keys the run's keys
+     * @param values the run's values
+     * @param from the first index, inclusive
+     * @param to the end, exclusive
+     * @throws IllegalArgumentException when the keys descend somewhere
+     * @throws IndexOutOfBoundsException when {@code [from, to)} is not a range of both arrays
+     */
+    static void checkAscending(final long[] keys, final long[] values, final int from, final int to) {
+        if (from < 0 || from > to || to > keys.length || to > values.length) {
+            throw new IndexOutOfBoundsException("putAscending range [" + from + ", " + to + ") is not within keys["
+                    + keys.length + "] and values[" + values.length + "]");
+        }
+        for (int i = from + 1; i < to; i++) {
+            if (keys[i] < keys[i - 1]) {
+                throw new IllegalArgumentException("keys must not descend: keys[" + i + "] = " + keys[i]
+                        + " follows " + keys[i - 1]);
+            }
+        }
+    }
+
+    /**
      * Entries a bulk-appended leaf receives (leaf capacity times the bulk fill factor); SWARE sizes its buffer
      * zones like one such leaf (§IV-A).
      *

@@ -1,5 +1,6 @@
 package io.nearsort.core.btree;
 
+import io.nearsort.core.AppendableLongIndex;
 import io.nearsort.core.IndexStats;
 import io.nearsort.core.LongCursor;
 import io.nearsort.core.LongLongConsumer;
@@ -49,6 +50,11 @@ public final class BPlusTree extends PagedTree {
     private static final String NAME = "B+-tree";
     /** {@link #stats()} counter: the share of a full leaf that stays in it when it splits, in percent. */
     public static final String LEAF_SPLIT_PERCENT = "leafSplitPercent";
+    /**
+     * {@link #stats()} counter: top-inserts of {@link #putAscending} that went into the leaf of the one before
+     * without any search of an internal node (they count in {@code topInserts} too).
+     */
+    public static final String FINGER_INSERTS = "fingerInserts";
     /** {@link #stats()} counter: freed pages waiting for {@link #reclaimRetired} (still in bytesInUse). */
     public static final String RETIRED_PAGES = "retiredPages";
 
@@ -90,11 +96,20 @@ public final class BPlusTree extends PagedTree {
     private final long[] rightSpine = new long[MAX_HEIGHT];
     private final long[] pathNodes = new long[MAX_HEIGHT];
     private final int[] pathSlots = new int[MAX_HEIGHT];
+    /**
+     * {@link #putAscending}'s finger: the upper fence of {@code pathNodes[level]} (the separator above it, or
+     * {@link Long#MAX_VALUE}).
+     */
+    private final long[] pathFences = new long[MAX_HEIGHT];
+    private static final int NO_FINGER = 0;
+    private static final int FINGER_ON_PATH = 1;
+    private static final int FINGER_ON_SPINE = 2;
     /** Smallest key of the tail leaf; meaningful while size > 0. */
     private long tailLeafMinKey;
 
     private long size;
     private long tailInserts;
+    private long fingerInserts;
     /** Incremented by every change of the key set; cursors and scans use it to detect changes. */
     long modCount;
 
@@ -275,6 +290,16 @@ public final class BPlusTree extends PagedTree {
             viaSpine = false;
             topInserts++;
         }
+        insertIntoLeaf(leaf, key, value, viaSpine);
+    }
+
+    /**
+     * Inserts or overwrites {@code key} in {@code leaf}, the leaf whose range holds it, reached through the right
+     * spine ({@code viaSpine}) or along {@link #pathNodes}; splits it when it is full.
+     *
+     * @return false when the leaf split (the path no longer leads to the key's leaf)
+     */
+    private boolean insertIntoLeaf(final Node leaf, final long key, final long value, final boolean viaSpine) {
         final int count = leaf.count();
         final int pos = leaf.lowerBound(key);
         final boolean present = pos < count && leaf.key(pos) == key;
@@ -285,7 +310,7 @@ public final class BPlusTree extends PagedTree {
         change(leaf.address());
         if (present) {
             leaf.setSlot(pos, value);
-            return;
+            return true;
         }
         modCount++;
         size++;
@@ -294,8 +319,102 @@ public final class BPlusTree extends PagedTree {
             if (pos == 0 && leaf.address() == rightSpine[0]) {
                 tailLeafMinKey = key;
             }
+            return true;
+        }
+        splitLeafAndInsert(leaf, pos, key, value, viaSpine);
+        return false;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A finger search: keeps the root-to-leaf path of the last insert with each node's upper fence (the
+     * separator above it). A key below the leaf's fence belongs to the same leaf (the keys do not descend, so none
+     * falls below it) and goes there at once; any other climbs the path only to the lowest node whose fence lies
+     * above it, searches that node from the last insert's slot on, and descends from there. A flush's sorted
+     * top-inserts land close together (SWARE §IV-A): most share a leaf or a parent, and then they skip the binary
+     * searches of the nodes above, each a few cache misses on nodes that the buffer's work between flushes has
+     * evicted. After a split, which changes the path, the next key is found from the root; a key at or above the
+     * tail leaf's minimum goes to the tail leaf with {@link BPlusTreeBuilder#tailLeafInserts}, as {@link #put}
+     * sends it. With {@link BPlusTreeBuilder#concurrentReads}, each leaf's inserts are published together, when
+     * the finger moves on.
+     */
+    @Override
+    public void putAscending(final long[] keys, final long[] values, final int from, final int to) {
+        ensureOpen();
+        AppendableLongIndex.checkAscending(keys, values, from, to);
+        try {
+            int finger = NO_FINGER;
+            long leafFence = 0;
+            for (int i = from; i < to; i++) {
+                final long key = keys[i];
+                if (tailLeafInserts && size > 0 && key >= tailLeafMinKey) {
+                    // SWARE §III, right-most leaf insertion.
+                    if (finger != FINGER_ON_SPINE) {
+                        publishChanges();
+                        node.wrap(rightSpine[0]);
+                        finger = FINGER_ON_SPINE;
+                    }
+                    tailInserts++;
+                } else {
+                    if (finger == FINGER_ON_PATH && key < leafFence) {
+                        fingerInserts++;
+                    } else {
+                        publishChanges();
+                        leafFence = descendFromFinger(key, finger == FINGER_ON_PATH);
+                        finger = FINGER_ON_PATH;
+                    }
+                    topInserts++;
+                }
+                if (!insertIntoLeaf(node, key, values[i], finger == FINGER_ON_SPINE)) {
+                    finger = NO_FINGER; // the split changed the path
+                }
+            }
+        } finally {
+            publishChanges();
+        }
+    }
+
+    /**
+     * Wraps {@link #node} around {@code key}'s leaf, recording the path as {@link #descendRecordingPath} does, and
+     * returns the leaf's fence ({@link Long#MAX_VALUE} when none bounds it: a key equal to it is then found again
+     * from an upper level, which is correct, only slower). With {@code fromFinger}, the recorded path led to a
+     * smaller key and no node on it changed since: the descent starts at the lowest node whose fence lies above
+     * {@code key} (the root has none), from the path's slot there.
+     */
+    private long descendFromFinger(final long key, final boolean fromFinger) {
+        if (height == 1) {
+            node.wrap(root);
+            return Long.MAX_VALUE;
+        }
+        int level = height - 1;
+        int fromSlot = 0;
+        if (fromFinger) {
+            level = 1;
+            while (level < height - 1 && key >= pathFences[level]) {
+                level++;
+            }
+            fromSlot = pathSlots[level];
         } else {
-            splitLeafAndInsert(leaf, pos, key, value, viaSpine);
+            pathNodes[level] = root;
+            pathFences[level] = Long.MAX_VALUE;
+        }
+        while (true) {
+            final long page = pathNodes[level];
+            final int count = Node.countAt(page);
+            final int slot = fromSlot == 0 ? Node.upperBoundAt(page, count, key)
+                    : Node.gallopUpperBoundAt(page, fromSlot, count, key);
+            pathSlots[level] = slot;
+            final long fence = slot < count ? Node.keyAt(page, slot) : pathFences[level];
+            final long child = Node.slotAt(page, internalCapacity, slot);
+            if (level == 1) {
+                node.wrap(child);
+                return fence;
+            }
+            level--;
+            pathNodes[level] = child;
+            pathFences[level] = fence;
+            fromSlot = 0;
         }
     }
 
@@ -788,6 +907,7 @@ public final class BPlusTree extends PagedTree {
         ensureOpen();
         return finishStats(treeStats(size, height)
                 .counter(IndexStats.TAIL_LEAF_INSERTS, tailInserts)
+                .counter(FINGER_INSERTS, fingerInserts)
                 .counter(LEAF_SPLIT_PERCENT, Math.round(leafSplitRatio * 100))
                 .counter(RETIRED_PAGES, retiredCount), size, leafCapacity);
     }

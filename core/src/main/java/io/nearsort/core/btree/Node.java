@@ -366,6 +366,29 @@ public final class Node {
     }
 
     /**
+     * {@link #upperBound} of the node at {@code page} over its keys {@code [from, count)}, searched forward from
+     * {@code from}: keys {@code from}, {@code from + 2}, {@code from + 6}, ... (galloping) until one exceeds
+     * {@code key}, then a binary search of the last step. For a key that lies a few slots past {@code from} (a
+     * finger search), it reads the cache lines next to {@code from} rather than the node's middle.
+     *
+     * @param page the off-heap address of a node page
+     * @param from the first key to search, in {@code [0, count]}: the caller knows every key before it is
+     *             {@code <= key}
+     * @param count how many of its keys to search, at most its count
+     * @param key the key to search for; any long
+     * @return the index of the first of those keys {@code > key}, in [from, count]
+     */
+    public static int gallopUpperBoundAt(final long page, final int from, final int count, final long key) {
+        int lo = from; // every key before lo is <= key
+        int step = 1;
+        while (lo + step - 1 < count && keyAt(page, lo + step - 1) <= key) {
+            lo += step;
+            step <<= 1;
+        }
+        return upperBoundOf(page + keyOffset(0), lo, Math.min(count, lo + step - 1), key);
+    }
+
+    /**
      * Index of the first of the ascending {@code long}s at {@code address + 8 i}, {@code i} in {@code [from, to)},
      * that is {@code >= key}, or {@code to}: the binary search of every off-heap sorted key array (B+-tree keys,
      * Bε-tree pivots and messages).

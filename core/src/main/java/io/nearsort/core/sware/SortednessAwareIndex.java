@@ -689,17 +689,21 @@ public final class SortednessAwareIndex implements LongIndex {
                       final int to, final boolean keepLastOfEqual) {
         int i = from;
         while (i < to && !tree.isEmpty() && keys[i] <= tree.lastKey()) {
+            // The zone's puts go in ascending stretches between the entries it skips (AppendableLongIndex
+            // .putAscending: a B+-tree finds their leaves along the stretch, not from the root each time).
             final int zoneEnd = Math.min(to, i + buffer.zoneSize);
+            int puts = i;
             for (; i < zoneEnd; i++) {
-                if (keepLastOfEqual && i + 1 < to && keys[i + 1] == keys[i]) {
-                    continue;
-                }
-                if (tombstones[i]) {
-                    tree.remove(keys[i]);
-                } else {
-                    tree.put(keys[i], values[i]);
+                final boolean older = keepLastOfEqual && i + 1 < to && keys[i + 1] == keys[i];
+                if (older || tombstones[i]) {
+                    tree.putAscending(keys, values, puts, i);
+                    puts = i + 1;
+                    if (!older) {
+                        tree.remove(keys[i]);
+                    }
                 }
             }
+            tree.putAscending(keys, values, puts, i);
         }
         int stretch = i;
         for (; i < to; i++) {

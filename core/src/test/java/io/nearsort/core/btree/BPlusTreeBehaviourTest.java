@@ -97,6 +97,52 @@ class BPlusTreeBehaviourTest {
     }
 
     @Test
+    void putAscendingRejectsDescendingRunsAndWritesNothing() {
+        try (BPlusTree tree = Indexes.bPlusTree().pageSize(512).build()) {
+            tree.put(5, 5);
+            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> tree.putAscending(new long[] {1, 7, 7, 6}, new long[4], 0, 4));
+            assertTrue(e.getMessage().contains("keys[3] = 6 follows 7"), e.getMessage());
+            assertEquals(1, tree.size());
+            assertThrows(IndexOutOfBoundsException.class, () -> tree.putAscending(new long[3], new long[2], 0, 3));
+            tree.putAscending(new long[] {9, 1}, new long[] {1, 2}, 1, 1); // empty
+            tree.putAscending(new long[] {Long.MIN_VALUE, 5, 5, Long.MAX_VALUE}, new long[] {1, 2, 3, 4}, 0, 4);
+            assertEquals(3, tree.size());
+            assertEquals(3, tree.getOrDefault(5, 0)); // of equal keys the last one's value
+            assertEquals(1, tree.getOrDefault(Long.MIN_VALUE, 0));
+            assertEquals(4, tree.getOrDefault(Long.MAX_VALUE, 0));
+        }
+    }
+
+    /** Keys that share a leaf share its traversal; a key past the leaf's separator is found from the root. */
+    @Test
+    void putAscendingReusesTheLeafBelowItsSeparator() {
+        try (BPlusTree tree = Indexes.bPlusTree().pageSize(512).build()) {
+            final int n = 10 * tree.leafCapacity();
+            for (long k = 0; k < n; k++) {
+                tree.put(10 * k, k);
+            }
+            final long topBefore = tree.stats().topInserts();
+            final long[] keys = new long[n];
+            final long[] values = new long[n];
+            for (int i = 0; i < n; i++) {
+                keys[i] = 10L * i + 5; // one between every two keys: a leaf's worth of neighbours at a time
+                values[i] = -i;
+            }
+            tree.putAscending(keys, values, 0, n);
+            TreeValidator.check(tree);
+            final long fingers = tree.stats().counter(BPlusTree.FINGER_INSERTS);
+            assertEquals(n, tree.stats().topInserts() - topBefore);
+            // Every leaf split once or so; between splits consecutive keys stay on one leaf.
+            assertTrue(fingers > n / 2, "finger inserts " + fingers + " of " + n);
+            for (int i = 0; i < n; i++) {
+                assertEquals(-i, tree.getOrDefault(10L * i + 5, 1));
+                assertEquals(i, tree.getOrDefault(10L * i, -1));
+            }
+        }
+    }
+
+    @Test
     void bulkAppendRejectsRunsThatAreNotAboveTheTreeOrNotAscending() {
         try (BPlusTree tree = Indexes.bPlusTree().build()) {
             tree.put(10, 1);

@@ -182,7 +182,19 @@ class BPlusTreeConcurrentReadsTest {
                 final long[] keys = new long[burst];
                 for (int i = 0; i < burst; i++) {
                     keys[i] = (from + 2L * random.nextInt(4 * burst)) | 1; // odd keys around the stable ones
-                    tree.put(keys[i], -keys[i]);
+                }
+                if (random.nextBoolean()) {
+                    for (final long key : keys) {
+                        tree.put(key, -key);
+                    }
+                } else {
+                    // As an SA flush writes its top-inserts: one leaf's inserts published together.
+                    java.util.Arrays.sort(keys);
+                    final long[] values = new long[burst];
+                    for (int i = 0; i < burst; i++) {
+                        values[i] = -keys[i];
+                    }
+                    tree.putAscending(keys, values, 0, burst);
                 }
                 for (int i = 0; i < burst; i += 3) {
                     tree.put(keys[i], keys[i]); // an update in place

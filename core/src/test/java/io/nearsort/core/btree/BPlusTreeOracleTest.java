@@ -11,6 +11,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** 10^6 seeded random operations per configuration, checked against {@link java.util.TreeMap}. */
 class BPlusTreeOracleTest {
@@ -49,6 +50,32 @@ class BPlusTreeOracleTest {
             new LongIndexOracle(seed, KeyPattern.MIXED).runWithBulkAppends(tree, 200, 2_000,
                     () -> TreeValidator.check(tree));
         }
+    }
+
+    /**
+     * Ascending runs ({@code putAscending}, the SA flush's top-inserts) interleaved with random operations, with and
+     * without tail-leaf inserts and reads beside the writer: the finger's leaf, its fence and the splits it meets.
+     */
+    @ParameterizedTest(name = "ascending runs, tail inserts {0}, concurrent reads {1}, {2} keys, seed {3}")
+    @MethodSource("ascendingRunConfigurations")
+    void ascendingRunsInterleavedWithUpdates(final boolean tailInserts, final boolean concurrentReads,
+                                             final KeyPattern pattern, final long seed) {
+        final BPlusTree tree = Indexes.bPlusTree().pageSize(512).splitRatio(0.7).tailLeafInserts(tailInserts)
+                .concurrentReads(concurrentReads).build();
+        try (tree) {
+            new LongIndexOracle(seed, pattern).runWithAscendingPuts(tree, 300, 2_000, 1_000,
+                    () -> TreeValidator.check(tree));
+            assertTrue(tree.stats().counter(BPlusTree.FINGER_INSERTS) > 0, "the finger was never used");
+        }
+        assertEquals(0, tree.bytesInUse());
+    }
+
+    static Stream<Arguments> ascendingRunConfigurations() {
+        return Stream.of(
+                Arguments.of(false, false, KeyPattern.MIXED, 21L),
+                Arguments.of(true, false, KeyPattern.NEAR_SORTED, 22L),
+                Arguments.of(true, true, KeyPattern.MIXED, 23L),
+                Arguments.of(false, true, KeyPattern.DESCENDING, 24L));
     }
 
     /** The OSM-tree §5 grid, plus scrambled, through every ingestion path. */

@@ -91,6 +91,37 @@ public final class LongIndexOracle {
         }
     }
 
+    /**
+     * {@code rounds} rounds of a non-decreasing run of up to {@code maxRun} keys drawn like the random operations'
+     * (repeats and edge keys included) handed to {@link AppendableLongIndex#putAscending}, each followed by
+     * {@code operationsPerRound} random operations: the top-inserts of SWARE flush cycles interleaved with
+     * updates. A run is clustered (its keys close together, many sharing a leaf) or spread over the domain, at
+     * random. {@code invariants} runs after every run and as in {@link #run}.
+     */
+    public void runWithAscendingPuts(final AppendableLongIndex index, final int rounds, final int maxRun,
+                                     final int operationsPerRound, final Runnable invariants) {
+        for (int round = 0; round < rounds; round++) {
+            final int runLength = random.nextInt(maxRun + 1);
+            final long[] keys = new long[runLength];
+            final long[] values = new long[runLength];
+            final boolean clustered = random.nextBoolean();
+            final long base = nextKey();
+            for (int i = 0; i < runLength; i++) {
+                keys[i] = clustered && random.nextInt(20) != 0 ? base + random.nextInt(4 * runLength + 1)
+                        : nextKey();
+                values[i] = random.nextLong();
+            }
+            Arrays.sort(keys);
+            for (int i = 0; i < runLength; i++) {
+                oracle.put(keys[i], values[i]); // of equal keys the last stays, as in the index
+            }
+            index.putAscending(keys, values, 0, runLength);
+            invariants.run();
+            assertSameContent(index, "after ascending run " + round + " of " + runLength);
+            run(index, operationsPerRound, invariants);
+        }
+    }
+
     /** Compares the whole content every {@code n} operations (default 50,000) and at the end. */
     public LongIndexOracle checksEvery(final long n) {
         this.checksEvery = n;
