@@ -18,6 +18,7 @@ import java.util.TreeMap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The memory bound of the paged trees ({@link TreeBuilder#maxBytes}) and of the SA trees
@@ -97,6 +98,68 @@ class MemoryBoundTest {
             updatesAndRemovesGoOn(tree, oracle);
         }
         assertEquals(0, tree.bytesInUse());
+    }
+
+    /**
+     * {@code putAscending} (an SA flush's top-inserts) at the bound: refused as puts are, the run's entries before
+     * the refused one stored, none after it; the B+-tree never passes its bound.
+     */
+    @Test
+    void ascendingRunsAreRefusedAtTheBoundAsPutsAre() {
+        final List<AppendableLongIndex> trees = List.of(Indexes.bPlusTree().pageSize(PAGE).maxBytes(BOUND).build(),
+                Indexes.bPlusTree().pageSize(PAGE).tailLeafInserts(true).maxBytes(BOUND).build(),
+                Indexes.beTree().pageSize(PAGE).maxBytes(BOUND).build());
+        for (final AppendableLongIndex tree : trees) {
+            try (tree) {
+                final TreeMap<Long, Long> oracle = new TreeMap<>();
+                final SplittableRandom random = new SplittableRandom(3);
+                int refused = 0;
+                for (int round = 0; round < 2_000 && refused < 20; round++) {
+                    final long[] keys = new long[1 + random.nextInt(300)];
+                    final long[] values = new long[keys.length];
+                    final long base = random.nextLong();
+                    for (int i = 0; i < keys.length; i++) {
+                        keys[i] = base + random.nextInt(3 * keys.length);
+                        values[i] = random.nextLong();
+                    }
+                    java.util.Arrays.sort(keys);
+                    try {
+                        tree.putAscending(keys, values, 0, keys.length);
+                        for (int i = 0; i < keys.length; i++) {
+                            oracle.put(keys[i], values[i]);
+                        }
+                    } catch (IllegalStateException e) {
+                        assertTrue(e.getMessage().contains("maxBytes"), e.getMessage());
+                        refused++;
+                        assertStoredAPrefix(oracle, tree, keys, values);
+                    }
+                    final long bound = tree instanceof BPlusTree ? BOUND : 2 * BOUND; // a Bε flush under way may pass
+                    assertTrue(tree.bytesInUse() <= bound, tree.bytesInUse() + " bytes in use");
+                }
+                assertTrue(refused > 0, tree.stats().structure() + " never refused a run");
+                assertSameEntries(oracle, tree);
+            }
+            assertEquals(0, tree.bytesInUse());
+        }
+    }
+
+    /** Adds to {@code oracle} the prefix of the refused run that {@code index} holds, and fails if none matches. */
+    private static void assertStoredAPrefix(final TreeMap<Long, Long> oracle, final LongIndex index,
+                                            final long[] keys, final long[] values) {
+        final TreeMap<Long, Long> seen = new TreeMap<>();
+        index.forEachInRange(Long.MIN_VALUE, Long.MAX_VALUE, seen::put);
+        final TreeMap<Long, Long> candidate = new TreeMap<>(oracle);
+        for (int stored = 0; ; stored++) {
+            if (candidate.equals(seen)) {
+                oracle.clear();
+                oracle.putAll(seen);
+                return;
+            }
+            if (stored == keys.length) {
+                fail("the index holds no prefix of the refused run");
+            }
+            candidate.put(keys[stored], values[stored]);
+        }
     }
 
     @ParameterizedTest(name = "{0}")

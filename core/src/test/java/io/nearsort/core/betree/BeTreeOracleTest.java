@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.Arrays;
@@ -49,6 +50,23 @@ class BeTreeOracleTest {
         }
         assertEquals(0, tree.bytesInUse());
         assertEquals(0, tree.bytesAllocated());
+    }
+
+    /**
+     * Ascending runs ({@code putAscending}, the path of the SA flush's top-inserts) interleaved with random
+     * operations, through small and large buffers and a root that starts as a leaf.
+     */
+    @ParameterizedTest(name = "ascending runs, page {0}, epsilon {1}, {2} keys, seed {3}")
+    @CsvSource({"512, 0.5, MIXED, 31", "512, 0.8, NEAR_SORTED, 32", "1024, 0.3, DESCENDING, 33",
+        "4096, 0.5, MIXED, 34"})
+    void ascendingRunsInterleavedWithUpdates(final int pageSize, final double epsilon, final KeyPattern pattern,
+                                             final long seed) {
+        final BeTree tree = Indexes.beTree().pageSize(pageSize).epsilon(epsilon).build();
+        try (tree) {
+            new LongIndexOracle(seed, pattern).sizeCheckEvery(37).runWithAscendingPuts(tree, 300, 3_000, 1_000,
+                    () -> BeTreeValidator.check(tree));
+        }
+        assertEquals(0, tree.bytesInUse());
     }
 
     @ParameterizedTest(name = "bulk appends interleaved with random operations, seed {0}")
