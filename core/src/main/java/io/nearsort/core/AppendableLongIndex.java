@@ -30,8 +30,8 @@ public interface AppendableLongIndex extends LongIndex {
     /**
      * Inserts or overwrites {@code keys[from, to)} with their {@code values[from, to)}, as {@link #put} would one
      * by one: the top-inserts of a SWARE flush cycle, whose sorted entries land inside the index rather than past
-     * its end (§IV-A). An index may use the order, as the B+-tree does (consecutive keys of one leaf share its
-     * root-to-leaf traversal); this default puts each entry.
+     * its end (§IV-A). An index may use the order, as the B+-tree does (a finger search: each key is found from
+     * the path of the one before, not from the root); this default puts each entry.
      *
      * @param keys the entries' keys, non-decreasing over {@code [from, to)} (of equal keys the last one's value
      *             stays); anywhere relative to the index's keys
