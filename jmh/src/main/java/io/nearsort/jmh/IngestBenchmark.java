@@ -57,9 +57,22 @@ public class IngestBenchmark extends IngestState {
     @Param({IngestState.RECYCLED, IngestState.FRESH})
     String memory;
 
+    /**
+     * The share of the SWARE buffer a flush cycle sends to the tree, for the SA trees: {@link
+     * IngestState#DEFAULT_FLUSH} (the builder's, the paper's 0.5) or a number in (0, 1]. Compare
+     * {@code -p flushFraction=default,0.75} in one run: each fork measures both.
+     */
+    @Param({IngestState.DEFAULT_FLUSH})
+    String flushFraction;
+
     @Override
     protected String memory() {
         return memory;
+    }
+
+    @Override
+    protected String flushFraction() {
+        return flushFraction;
     }
 
     @Override

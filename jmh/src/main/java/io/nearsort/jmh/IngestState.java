@@ -28,6 +28,9 @@ public abstract class IngestState {
      */
     public static final String FRESH = "fresh";
 
+    /** {@link #flushFraction()}: the SA builder's default flush fraction (the paper's 0.5). */
+    public static final String DEFAULT_FLUSH = "default";
+
     private long[] keys;
     private BenchTarget target;
     private int batchSize;
@@ -50,6 +53,11 @@ public abstract class IngestState {
         return RECYCLED;
     }
 
+    /** The SA trees' flush fraction: {@link #DEFAULT_FLUSH} (default) or a number in (0, 1]. */
+    protected String flushFraction() {
+        return DEFAULT_FLUSH;
+    }
+
     @Setup(Level.Trial)
     public void generate() {
         configureSlabPool(memory());
@@ -59,7 +67,9 @@ public abstract class IngestState {
 
     @Setup(Level.Iteration)
     public void createStructure() {
-        target = Structures.create(structure(), keys.length);
+        final String flush = flushFraction();
+        target = Structures.create(structure(), keys.length,
+                DEFAULT_FLUSH.equals(flush) ? Double.NaN : Double.parseDouble(flush));
     }
 
     @TearDown(Level.Iteration)

@@ -25,13 +25,21 @@ final class Structures {
 
     /** A fresh instance for a workload of {@code n} keys (SWARE buffers at the papers' 1% of n). */
     static BenchTarget create(final String name, final int n) {
+        return create(name, n, Double.NaN);
+    }
+
+    /**
+     * As {@link #create(String, int)}, the SA trees' flush cycles sending {@code flushFraction} of the buffer to
+     * the tree (NaN: the builder's default).
+     */
+    static BenchTarget create(final String name, final int n, final double flushFraction) {
         switch (name) {
             case FASTUTIL_AVL:
                 return new FastutilAvlTarget();
             case BPLUS_RWLOCK:
                 return new ReadWriteLocked(BenchStructure.BPLUS.createForWorkload(n));
             default:
-                return BenchStructure.valueOf(name).createForWorkload(n);
+                return BenchStructure.valueOf(name).createForWorkload(n, flushFraction);
         }
     }
 

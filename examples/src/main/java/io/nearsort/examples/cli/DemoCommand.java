@@ -135,7 +135,7 @@ final class DemoCommand extends NearsortMain.Subcommand {
                                          final List<BenchStructure> structures, final int batch, final int lookups,
                                          final String title) {
         final BenchPlan plan = new BenchPlan(structures, BenchStructure.BPLUS, repeat, lookups, 0, 0, 0, 1, true, 1.0,
-                0, seed, batch);
+                0, Double.NaN, seed, batch);
         out.println(title);
         final List<WorkloadResult> results = new ArrayList<>();
         try (Progress progress = Progress.start(io(), "demo", (long) workloads.size() * (1 + repeat)

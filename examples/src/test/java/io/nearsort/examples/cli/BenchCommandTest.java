@@ -198,6 +198,9 @@ class BenchCommandTest {
         assertBad("--chart-structure treemap is not among --structures", "bench", "--grid", "-s", "bplus,sa-bplus",
                 "--chart-structure", "treemap");
         assertBad("--buffer P% needs a percentage in (0, 100] (got: '0%')", "bench", "--buffer", "0%");
+        assertBad("--flush-fraction must be in (0, 1] (got: 0.0)", "bench", "--flush-fraction", "0");
+        assertBad("--flush-fraction must be in (0, 1] (got: 1.5)", "bench", "--flush-fraction", "1.5");
+        assertBad("--flush-fraction must be in (0, 1] (got: NaN)", "bench", "--flush-fraction", "NaN");
         assertBad("--repeat must be in [1, 1,000] (got: 0)", "bench", "--repeat", "0");
         assertBad("--binary and --int32 describe --input; there is no --input", "bench", "--binary");
         assertBad("--grid generates its workloads; it takes no --input", "bench", "--grid", "--input", "x.txt");

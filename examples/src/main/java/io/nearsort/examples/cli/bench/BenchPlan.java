@@ -16,6 +16,8 @@ import java.util.List;
  * @param verify        check every read against the reference
  * @param bufferPercent SWARE buffer as a percentage of n (used when {@code bufferEntries} is 0)
  * @param bufferEntries SWARE buffer in entries, or 0
+ * @param flushFraction share of the SWARE buffer a flush cycle sends to the tree, in (0, 1]; NaN for the
+ *                      builder's default (the paper's 0.5)
  * @param seed          seed of the lookup keys, mix schedule and scan ranges
  * @param batch         records per write call of the ingest: 1 is one {@code put} per record, N is
  *                      {@code putAll} over slices of N, {@link #BULK_LOAD} is one {@code putAll} over the whole
@@ -23,7 +25,7 @@ import java.util.List;
  */
 public record BenchPlan(List<BenchStructure> structures, BenchStructure baseline, int repeat, int lookups,
                         int mixReads, int mixWrites, int scans, int scanLength, boolean verify, double bufferPercent,
-                        int bufferEntries, long seed, int batch) {
+                        int bufferEntries, double flushFraction, long seed, int batch) {
     /** {@code batch} for one {@code putAll} over the whole workload. */
     public static final int BULK_LOAD = Integer.MAX_VALUE;
     /** Share of the workload loaded before the read:write mix starts (SWARE §V: reads interleave after 80%). */
@@ -33,6 +35,9 @@ public record BenchPlan(List<BenchStructure> structures, BenchStructure baseline
         structures = List.copyOf(structures);
         if (batch < 1) {
             throw new IllegalArgumentException("batch must be >= 1 (got: " + batch + ")");
+        }
+        if (!Double.isNaN(flushFraction) && !(flushFraction > 0 && flushFraction <= 1)) {
+            throw new IllegalArgumentException("flushFraction must be in (0, 1] or NaN (got: " + flushFraction + ")");
         }
         if (!structures.contains(baseline)) {
             throw new IllegalArgumentException("baseline " + baseline.cliName() + " is not among the structures");

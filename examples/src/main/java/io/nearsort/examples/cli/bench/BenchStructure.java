@@ -2,6 +2,7 @@ package io.nearsort.examples.cli.bench;
 
 import io.nearsort.core.Concurrency;
 import io.nearsort.core.Indexes;
+import io.nearsort.core.sware.SortednessAwareIndexBuilder;
 
 import java.util.Arrays;
 import java.util.TreeMap;
@@ -13,7 +14,7 @@ public enum BenchStructure {
     /** The SWARE paper's baseline B+-tree: 50:50 splits, top-inserts only. */
     BPLUS("bplus", "B+-tree (baseline)") {
         @Override
-        public BenchTarget create(final int bufferCapacity) {
+        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
             return IndexTarget.of(Indexes.bPlusTree().build());
         }
     },
@@ -24,30 +25,30 @@ public enum BenchStructure {
      */
     BPLUS_TAIL_BULK("bplus-tail-bulk", "B+-tree 80:20+tail+bulk") {
         @Override
-        public BenchTarget create(final int bufferCapacity) {
+        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
             return IndexTarget.appending(Indexes.bPlusTree().splitRatio(0.8).tailLeafInserts(true).build());
         }
     },
     /** The SA B+-tree (SWARE / OSM-tree) with the paper's tuning. */
     SA_BPLUS("sa-bplus", "SA B+-tree (SWARE)") {
         @Override
-        public BenchTarget create(final int bufferCapacity) {
-            return IndexTarget.of(Indexes.saBPlusTree().bufferCapacity(bufferCapacity).build());
+        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
+            return IndexTarget.of(sware(Indexes.saBPlusTree(), bufferCapacity, flushFraction).build());
         }
     },
     /** The SA B+-tree built for one writer thread and any number of readers: appends take no lock. */
     SA_BPLUS_SW("sa-bplus-sw", "SA B+-tree, single writer") {
         @Override
-        public BenchTarget create(final int bufferCapacity) {
-            return IndexTarget.of(Indexes.saBPlusTree().bufferCapacity(bufferCapacity)
+        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
+            return IndexTarget.of(sware(Indexes.saBPlusTree(), bufferCapacity, flushFraction)
                     .concurrency(Concurrency.SINGLE_WRITER).build());
         }
     },
     /** The SA B+-tree confined to one thread, as {@code TreeMap} is: no locks, plain counters. */
     SA_BPLUS_ST("sa-bplus-st", "SA B+-tree, single thread") {
         @Override
-        public BenchTarget create(final int bufferCapacity) {
-            return IndexTarget.of(Indexes.saBPlusTree().bufferCapacity(bufferCapacity)
+        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
+            return IndexTarget.of(sware(Indexes.saBPlusTree(), bufferCapacity, flushFraction)
                     .concurrency(Concurrency.SINGLE_THREAD).build());
         }
     },
@@ -58,43 +59,43 @@ public enum BenchStructure {
      */
     SBTREE("sbtree", "SB-Tree") {
         @Override
-        public BenchTarget create(final int bufferCapacity) {
+        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
             return IndexTarget.of(Indexes.sbTree().build());
         }
     },
     /** The SWARE paper's Bε-tree (§V "Index Design", ε = 1/2): every write a message into the root's buffer. */
     BETREE("betree", "Bε-tree") {
         @Override
-        public BenchTarget create(final int bufferCapacity) {
+        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
             return IndexTarget.of(Indexes.beTree().build());
         }
     },
     /** The SA Bε-tree (SWARE §V-G): the SWARE buffer over the Bε-tree, with the paper's tuning. */
     SA_BETREE("sa-betree", "SA Bε-tree (SWARE)") {
         @Override
-        public BenchTarget create(final int bufferCapacity) {
-            return IndexTarget.of(Indexes.saBeTree().bufferCapacity(bufferCapacity).build());
+        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
+            return IndexTarget.of(sware(Indexes.saBeTree(), bufferCapacity, flushFraction).build());
         }
     },
     /** The SA Bε-tree built for one writer thread and any number of readers, as {@link #SA_BPLUS_SW}. */
     SA_BETREE_SW("sa-betree-sw", "SA Bε-tree, single writer") {
         @Override
-        public BenchTarget create(final int bufferCapacity) {
-            return IndexTarget.of(Indexes.saBeTree().bufferCapacity(bufferCapacity)
+        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
+            return IndexTarget.of(sware(Indexes.saBeTree(), bufferCapacity, flushFraction)
                     .concurrency(Concurrency.SINGLE_WRITER).build());
         }
     },
     /** {@link TreeMap}, the JDK's red-black tree. */
     TREEMAP("treemap", "java.util.TreeMap") {
         @Override
-        public BenchTarget create(final int bufferCapacity) {
+        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
             return new MapTarget(new TreeMap<>());
         }
     },
     /** {@link ConcurrentSkipListMap}, the JDK's concurrent ordered map. */
     SKIPLIST("skiplist", "ConcurrentSkipListMap") {
         @Override
-        public BenchTarget create(final int bufferCapacity) {
+        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
             return new MapTarget(new ConcurrentSkipListMap<>());
         }
     };
@@ -107,12 +108,33 @@ public enum BenchStructure {
         this.label = label;
     }
 
-    /** A fresh, empty instance; {@code bufferCapacity} sizes a SWARE buffer where there is one. */
-    public abstract BenchTarget create(int bufferCapacity);
+    /**
+     * A fresh, empty instance; {@code bufferCapacity} sizes a SWARE buffer where there is one, and {@code
+     * flushFraction} is the share of it a flush cycle sends to the tree (NaN: the builder's default, the paper's
+     * 0.5). Structures without a SWARE buffer ignore both.
+     */
+    public abstract BenchTarget create(int bufferCapacity, double flushFraction);
+
+    /** A fresh, empty instance with a SWARE buffer of {@code bufferCapacity} entries and the paper's flush. */
+    public BenchTarget create(final int bufferCapacity) {
+        return create(bufferCapacity, Double.NaN);
+    }
+
+    /** {@code builder} with the bench's buffer settings. */
+    private static SortednessAwareIndexBuilder sware(final SortednessAwareIndexBuilder builder,
+                                                     final int bufferCapacity, final double flushFraction) {
+        builder.bufferCapacity(bufferCapacity);
+        return Double.isNaN(flushFraction) ? builder : builder.flushFraction(flushFraction);
+    }
 
     /** A fresh instance for a workload of {@code n} keys, a SWARE buffer sized at the papers' default 1% of n. */
     public BenchTarget createForWorkload(final int n) {
-        return create(Math.max(1, n / 100));
+        return createForWorkload(n, Double.NaN);
+    }
+
+    /** As {@link #createForWorkload(int)}, with flush cycles sending {@code flushFraction} of the buffer. */
+    public BenchTarget createForWorkload(final int n, final double flushFraction) {
+        return create(Math.max(1, n / 100), flushFraction);
     }
 
     /** The name on the command line. */

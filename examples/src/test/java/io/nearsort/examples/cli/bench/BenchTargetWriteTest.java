@@ -65,6 +65,25 @@ class BenchTargetWriteTest {
         }
     }
 
+    /** {@code --flush-fraction}: the SA trees' flush cycles send that share of the buffer (whole zones) to the tree. */
+    @Test
+    void theFlushFractionReachesTheSwareBuffer() {
+        final long[] keys = KLGenerator.workload(10_001).scrambled(true).seed(5).generate();
+        for (final BenchStructure structure : new BenchStructure[] {BenchStructure.SA_BPLUS, BenchStructure.SA_BPLUS_SW,
+            BenchStructure.SA_BPLUS_ST, BenchStructure.SA_BETREE, BenchStructure.SA_BETREE_SW}) {
+            for (final double fraction : new double[] {Double.NaN, 0.75, 1.0}) {
+                try (BenchTarget target = structure.create(10_000, fraction)) {
+                    target.write(keys, keys, 1); // the last put finds the buffer full: one flush cycle
+                    final long zone = target.stats().counter("zoneSize");
+                    final double share = Double.isNaN(fraction) ? 0.5 : fraction;
+                    assertEquals(1, target.stats().counter("bufferFlushes"), structure.cliName());
+                    assertEquals((long) (share * 10_000) / zone * zone, target.stats().counter("flushedEntries"),
+                            structure.cliName() + " --flush-fraction " + fraction);
+                }
+            }
+        }
+    }
+
     private static void assertSame(final TreeMap<Long, Long> oracle, final BenchTarget target, final String who) {
         assertEquals(oracle.size(), target.size(), who);
         for (final Map.Entry<Long, Long> entry : oracle.entrySet()) {
