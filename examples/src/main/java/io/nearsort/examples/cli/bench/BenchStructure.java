@@ -115,7 +115,7 @@ public enum BenchStructure {
      */
     public abstract BenchTarget create(int bufferCapacity, double flushFraction);
 
-    /** A fresh, empty instance with a SWARE buffer of {@code bufferCapacity} entries and the paper's flush. */
+    /** A fresh, empty instance with a SWARE buffer of {@code bufferCapacity} entries and the default flush fraction. */
     public BenchTarget create(final int bufferCapacity) {
         return create(bufferCapacity, Double.NaN);
     }
