@@ -60,10 +60,7 @@ public interface AppendableLongIndex extends LongIndex {
      * @throws IndexOutOfBoundsException when {@code [from, to)} is not a range of both arrays
      */
     static void checkAscending(final long[] keys, final long[] values, final int from, final int to) {
-        if (from < 0 || from > to || to > keys.length || to > values.length) {
-            throw new IndexOutOfBoundsException("putAscending range [" + from + ", " + to + ") is not within keys["
-                    + keys.length + "] and values[" + values.length + "]");
-        }
+        LongIndex.checkRange("putAscending", keys, values, from, to);
         for (int i = from + 1; i < to; i++) {
             if (keys[i] < keys[i - 1]) {
                 throw new IllegalArgumentException("keys must not descend: keys[" + i + "] = " + keys[i]

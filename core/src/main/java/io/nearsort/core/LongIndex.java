@@ -59,8 +59,24 @@ public interface LongIndex extends AutoCloseable {
      * @throws IndexOutOfBoundsException if {@code [from, to)} is not within both arrays
      */
     static void checkBatch(final long[] keys, final long[] values, final int from, final int to) {
+        checkRange("putAll", keys, values, from, to);
+    }
+
+    /**
+     * Checks that {@code [from, to)} is a range of both arrays, naming {@code operation} in the exception.
+     * Internal, as {@link #checkBatch} is.
+     *
+     * @param operation the method checked, for the message
+     * @param keys the keys
+     * @param values the values
+     * @param from the first index, inclusive
+     * @param to the end, exclusive
+     * @throws IndexOutOfBoundsException if {@code [from, to)} is not within both arrays
+     */
+    static void checkRange(final String operation, final long[] keys, final long[] values, final int from,
+                           final int to) {
         if (from < 0 || from > to || to > keys.length || to > values.length) {
-            throw new IndexOutOfBoundsException("putAll range [" + from + ", " + to + ") is not within keys["
+            throw new IndexOutOfBoundsException(operation + " range [" + from + ", " + to + ") is not within keys["
                     + keys.length + "] and values[" + values.length + "]");
         }
     }

@@ -8,6 +8,7 @@
  * <p>API here and in the structure packages: what {@link io.nearsort.core.Indexes} returns and the types their
  * methods take. For implementers of the API: {@link io.nearsort.core.AppendableLongIndex} (what the SWARE buffer
  * needs of a tree) and {@link io.nearsort.core.AbstractLongCursor}. Internal, public only so that nearsort's other
- * packages and modules can use it: {@code LongIndex.checkBatch}.
+ * packages and modules can use them: {@code LongIndex.checkBatch}, {@code LongIndex.checkRange} and
+ * {@code AppendableLongIndex.checkAscending}.
  */
 package io.nearsort.core;
