@@ -9,7 +9,7 @@ import java.lang.invoke.VarHandle;
 /**
  * The SWARE buffer (SWARE §IV, OSM-tree §4): a dense array of recent writes organised in zones the size of a
  * bulk-loaded tree leaf, with per-zone zonemaps and Bloom filters, a global Bloom filter over every
- * entry (sorted runs included, unlike the paper), both filled lazily by lookups, and the markers of Fig. 5.
+ * entry (sorted runs included, unlike the paper), all filled lazily by lookups, and the markers of Fig. 5.
  *
  * <pre>
  *   0                previousBoundary        blocks (query-sorted)          unsortedStart           size   capacity
@@ -29,7 +29,7 @@ import java.lang.invoke.VarHandle;
  * <p>Among entries with equal keys the one at the higher position is the newer: appends go to the end, and
  * every reorganisation sorts stably and keeps only the newest version. A tombstone is an entry marking a
  * delete (§IV-D). Not thread-safe: {@link SortednessAwareIndex} guards it with its lock; lookups, which share
- * the lock, write only the Bloom filters, under {@code bloomLock}.
+ * the lock, write only the zonemaps and Bloom filters, under {@code coverLock}.
  *
  * <h2>Publication (one writer, many readers)</h2>
  * Readers never read {@link #size}: they take a snapshot {@code n} of the published size ({@link #visibleSize})
@@ -40,13 +40,12 @@ import java.lang.invoke.VarHandle;
  * readers hold only the shared lock, which excludes every reorganisation (flushes, sorts): an append writes only
  * positions at or past the published size, and changes nothing a reader of {@code [0, n)} relies on:
  * <ul>
- *   <li>zonemaps and {@code minKey}/{@code maxKey} only widen for a zone that holds published entries (a reset
- *   happens only for a zone starting at the append's position), so a reader's zone checks may pass more often,
- *   never fail for a published entry (64-bit plain accesses do not tear on the JVMs we run on);</li>
+ *   <li>{@code minKey}/{@code maxKey} only widen, so a reader's check may pass more often, never fail for a
+ *   published entry (64-bit plain accesses do not tear on the JVMs we run on);</li>
  *   <li>{@code previousBoundary} only grows, over in-order appends; readers clamp it to {@code n}
  *   ({@link #sortedEnd});</li>
- *   <li>a zone's Bloom filter is cleared only when the zone is started, before any of its entries is
- *   published, and readers add only published entries.</li>
+ *   <li>appends touch neither the zonemaps nor the Bloom filters: readers build both from published entries
+ *   ({@link #coverZones}).</li>
  * </ul>
  */
 final class SwareBuffer {
@@ -91,26 +90,32 @@ final class SwareBuffer {
     int blockCount;
     private int blocksEnd;
 
+    /**
+     * The zonemaps of the unsorted section's zones (§IV-B, Fig. 6), readers' state like the Bloom filters: they
+     * are built lazily, by the lookups that consult them ({@link #coverZones}), not by appends, and a zone's
+     * zonemap bounds its unsorted entries only (a zone the unsorted section starts inside of may hold sorted
+     * entries outside it: lookups never scan those).
+     */
     private final long[] zoneMin;
     private final long[] zoneMax;
     /**
-     * The entries {@code [zonemapEnd, previousBoundary)}, if any, were appended by {@link #appendInOrder}, which
-     * leaves the zonemaps alone; every other entry is in its zone's zonemap. Those entries extend the main sorted
-     * section, whose zones no reader consults (readers search it; they check the zonemaps of the unsorted section
-     * only), so their zonemaps are computed ({@link #coverLaggingZonemaps}) only when the writer leaves that path:
-     * before the first entry past the sorted section is appended, hence before it is published. Writer-side state.
+     * The writer's own zonemap maxima of whole zones, for the displacement estimate ({@link
+     * #estimateDisplacement}): valid for the zones {@code [estimatedFrom, estimatedTo)}, computed from the keys
+     * when an estimate first needs them, dropped when entries move. Writer-side state.
      */
-    private int zonemapEnd;
+    private final long[] estimateMax;
+    private int estimatedFrom;
+    private int estimatedTo;
     private final BloomFilter[] zoneBlooms;
     private final BloomFilter globalBloom;
     /**
-     * The per-zone filters cover the unsorted entries before this position, the global filter every entry before
-     * {@link #globalBloomEnd} (see {@link #coverByBlooms}). Written by readers under {@link #bloomLock} after the
-     * bits; read without it before probing the bits.
+     * The zonemaps and per-zone filters cover the unsorted entries before this position, the global filter every
+     * entry before {@link #globalBloomEnd} (see {@link #coverZones}). Written by readers under {@link #coverLock}
+     * after the zonemaps and bits; read without it before reading them.
      */
-    private volatile int bloomEnd;
+    private volatile int coveredEnd;
     private volatile int globalBloomEnd;
-    private final Object bloomLock = new Object();
+    private final Object coverLock = new Object();
     private long minKey;
     private long maxKey;
 
@@ -153,6 +158,7 @@ final class SwareBuffer {
         final int zones = (capacity + zoneSize - 1) / zoneSize;
         this.zoneMin = new long[zones];
         this.zoneMax = new long[zones];
+        this.estimateMax = new long[zones];
         if (bloomBitsPerEntry > 0) {
             this.zoneBlooms = new BloomFilter[zones];
             for (int z = 0; z < zones; z++) {
@@ -209,17 +215,20 @@ final class SwareBuffer {
     }
 
     /**
-     * For tests: the first position whose key lies outside its zone's zonemap, among those whose zonemaps are kept
-     * (all but {@code [zonemapEnd, previousBoundary)}), or -1; -2 when that lagging stretch is not the buffer's
-     * tail, where it must be.
+     * For tests, as a lookup sees the buffer (every entry published): brings the zonemaps up to date as a lookup
+     * would, then returns the first unsorted position whose key lies outside its zone's zonemap, or -1; -2 when
+     * a whole zone's maximum kept for the displacement estimate is not that zone's largest key.
      */
     int zonemapViolation() {
-        if (zonemapEnd < previousBoundary && previousBoundary != size) {
-            return -2;
+        coverZones(size);
+        for (int zone = estimatedFrom; zone < estimatedTo; zone++) {
+            if (estimateMax[zone] != zoneMaxOf(zone)) {
+                return -2;
+            }
         }
-        for (int i = 0; i < size; i++) {
+        for (int i = unsortedStart(); i < size; i++) {
             final int zone = i / zoneSize;
-            if ((i < zonemapEnd || i >= previousBoundary) && (keys[i] < zoneMin[zone] || keys[i] > zoneMax[zone])) {
+            if (keys[i] < zoneMin[zone] || keys[i] > zoneMax[zone]) {
                 return i;
             }
         }
@@ -266,7 +275,7 @@ final class SwareBuffer {
         final long entries = (long) (2 * Long.BYTES + 1) * (keys.length + mergedKeys.length);
         final long scratch = (long) Long.BYTES * (scratchKeys.length + scratchValues.length + scratchOrder.length
                 + runKeys.length + runPositions.length + nextRunKeys.length + nextRunPositions.length);
-        return entries + scratch + (long) Long.BYTES * (zoneMin.length + zoneMax.length) + Integer.BYTES
+        return entries + scratch + (long) Long.BYTES * (zoneMin.length + zoneMax.length + estimateMax.length) + Integer.BYTES
                 * blockStarts.length + bloomBytes() + deferredOutliers.heapBytes();
     }
 
@@ -304,14 +313,11 @@ final class SwareBuffer {
             strictlyAscending = false;
         }
         final int n = end - from;
-        coverLaggingZonemaps();
         System.arraycopy(ks, from, keys, p, n);
         System.arraycopy(vs, from, values, p, n);
         java.util.Arrays.fill(tombstones, p, p + n, false);
-        zonemapsOfAscending(p, p + n);
         if (p == previousBoundary && blockCount == 0) {
             previousBoundary += n;
-            zonemapEnd = previousBoundary;
         }
         if (p == sortedPrefixEnd) {
             sortedPrefixEnd += n;
@@ -329,8 +335,8 @@ final class SwareBuffer {
     /**
      * The common case of an in-order stream, cheaper than {@link #append}: appends {@code key} if it extends a
      * buffer that is one strictly ascending sorted run (the main sorted section, nothing after it, Fig. 5a/5d) and
-     * there is room. Every marker moves as {@link #append} would move it, except the zonemaps, which are computed
-     * from the keys when needed ({@link #zonemapEnd}). Returns false, having changed nothing, otherwise.
+     * there is room. Every marker moves as {@link #append} would move it. Returns false, having changed nothing,
+     * otherwise.
      */
     boolean appendInOrder(final long key, final long value) {
         final int p = size;
@@ -352,57 +358,19 @@ final class SwareBuffer {
     }
 
     /**
-     * Brings the zonemaps up to date over the entries {@link #appendInOrder} appended ({@code [zonemapEnd,
-     * previousBoundary)}, if any).
+     * Appends one write; the buffer must not be full. The zonemaps are left to the lookups that need them
+     * ({@link #coverZones}): kept per append, as the paper keeps them, their read-modify-writes chain every append
+     * to the previous one's stores.
      */
-    private void coverLaggingZonemaps() {
-        if (zonemapEnd < previousBoundary) {
-            zonemapsOfAscending(zonemapEnd, previousBoundary);
-            zonemapEnd = previousBoundary;
-        }
-    }
-
-    /**
-     * Widens the zonemaps over the ascending entries {@code [from, to)}: a zone's minimum is its first such entry
-     * and its maximum its last (O(1) per zone); a zone starting at {@code from} or later is set afresh.
-     */
-    private void zonemapsOfAscending(final int from, final int to) {
-        for (int at = from; at < to; ) {
-            final int zone = at / zoneSize;
-            final int zoneEnd = Math.min(to, (zone + 1) * zoneSize);
-            if (at % zoneSize == 0) {
-                zoneMin[zone] = keys[at];
-                zoneMax[zone] = keys[zoneEnd - 1];
-            } else {
-                zoneMin[zone] = Math.min(zoneMin[zone], keys[at]);
-                zoneMax[zone] = Math.max(zoneMax[zone], keys[zoneEnd - 1]);
-            }
-            at = zoneEnd;
-        }
-    }
-
-    /** Appends one write; the buffer must not be full. */
     void append(final long key, final long value, final boolean tombstone) {
         final int p = size;
-        if (p == previousBoundary && zonemapEnd != p) {
-            coverLaggingZonemaps(); // leaving appendInOrder's path: only then can the zonemaps lag
-        }
         keys[p] = key;
         values[p] = value;
         tombstones[p] = tombstone;
-        final int zone = p / zoneSize;
-        if (p % zoneSize == 0) {
-            zoneMin[zone] = key;
-            zoneMax[zone] = key;
-        } else {
-            zoneMin[zone] = Math.min(zoneMin[zone], key);
-            zoneMax[zone] = Math.max(zoneMax[zone], key);
-        }
         if (p == 0 || key >= maxKey) {
             // In order (Fig. 5a, 5d): extends the sorted section and the sorted prefix if appended at their end.
             if (p == previousBoundary && blockCount == 0) {
                 previousBoundary++;
-                zonemapEnd = p + 1;
             }
             if (p == sortedPrefixEnd) {
                 sortedPrefixEnd++;
@@ -453,13 +421,52 @@ final class SwareBuffer {
         // key, there is nothing to do.
         final int oldest = Math.max(0, zone - ESTIMATE_ZONES);
         final long improving = Math.floorDiv(p - maxDisplacement - 1, zoneSize); // the newest zone raising it
-        if (improving < oldest || (improving < zone && zoneMax[(int) improving] <= key)) {
+        if (improving < oldest) {
             return;
         }
-        while (zone > oldest && zoneMax[zone - 1] > key) {
+        estimateZones(oldest, zone);
+        if (improving < zone && estimateMax[(int) improving] <= key) {
+            return;
+        }
+        while (zone > oldest && estimateMax[zone - 1] > key) {
             zone--;
         }
         maxDisplacement = Math.max(maxDisplacement, p - (long) zone * zoneSize);
+    }
+
+    /**
+     * Makes {@link #estimateMax} valid for the whole zones {@code [from, to)} (and those between them and the
+     * zones already valid), scanning each zone once per reorganization at most.
+     */
+    private void estimateZones(final int from, final int to) {
+        if (estimatedTo <= estimatedFrom || estimatedTo < from) {
+            estimatedFrom = from; // nothing valid that joins [from, to): start afresh
+            estimatedTo = from;
+        }
+        for (int zone = Math.min(estimatedFrom, from); zone < estimatedFrom; zone++) {
+            estimateMax[zone] = zoneMaxOf(zone);
+        }
+        estimatedFrom = Math.min(estimatedFrom, from);
+        for (int zone = estimatedTo; zone < to; zone++) {
+            estimateMax[zone] = zoneMaxOf(zone);
+        }
+        estimatedTo = Math.max(estimatedTo, to);
+    }
+
+    /** The largest key of the whole zone {@code zone}, by a scan. */
+    private long zoneMaxOf(final int zone) {
+        final int start = zone * zoneSize;
+        final int end = Math.min(size, start + zoneSize);
+        long max = keys[start];
+        for (int i = start + 1; i < end; i++) {
+            max = Math.max(max, keys[i]);
+        }
+        return max;
+    }
+
+    /** Drops the estimate's zone maxima from the zone holding {@code position} on: entries moved there. */
+    private void dropEstimatesFrom(final int position) {
+        estimatedTo = Math.min(estimatedTo, position / zoneSize);
     }
 
     /**
@@ -471,7 +478,7 @@ final class SwareBuffer {
         if (globalBloom == null) {
             return false;
         }
-        coverByBlooms(n);
+        coverZones(n);
         return !globalBloom.mightContain(BloomFilter.hash(key));
     }
 
@@ -485,7 +492,7 @@ final class SwareBuffer {
         if (start == n) {
             return -1;
         }
-        coverByBlooms(n);
+        coverZones(n);
         final long hash = BloomFilter.hash(key);
         for (int zone = (n - 1) / zoneSize; zone >= start / zoneSize; zone--) {
             if (key < zoneMin[zone] || key > zoneMax[zone]) {
@@ -508,39 +515,60 @@ final class SwareBuffer {
     }
 
     /**
-     * Adds the entries appended since the last lookup to the Bloom filters: every entry to the global one, the
-     * unsorted ones to their zone's. The filters are built lazily, by the first lookup that probes them, rather
-     * than on every append as in the paper (§IV-B): an ingest-only phase pays nothing for them, and a lookup pays
-     * for exactly the entries a per-append filter would have added since the previous lookup. Readers share the
-     * index's read lock, so they take {@link #bloomLock} to add; the volatile ends publish the bits to readers
-     * that find them current.
+     * Adds the entries appended since the last lookup to the zonemaps and Bloom filters: every entry to the global
+     * filter, the unsorted ones to their zone's zonemap and filter. Both are built lazily, by the first lookup
+     * that consults them, rather than on every append as in the paper (§IV-B): an ingest-only phase pays nothing
+     * for them, and a lookup pays for exactly the entries per-append upkeep would have covered since the previous
+     * lookup. Readers share the index's read lock, so they take {@link #coverLock} to add; the volatile ends
+     * publish the zonemaps and bits to readers that find them current. A zone's zonemap starts afresh at its first
+     * unsorted entry: at the zone's start, or where the unsorted section starts inside it.
      */
-    private void coverByBlooms(final int end) {
-        if (globalBloom == null || (bloomEnd >= end && globalBloomEnd >= end)) {
+    private void coverZones(final int end) {
+        if (coveredEnd >= end && (globalBloom == null || globalBloomEnd >= end)) {
             return;
         }
-        synchronized (bloomLock) {
-            if (bloomEnd >= end && globalBloomEnd >= end) {
+        synchronized (coverLock) {
+            if (coveredEnd >= end && (globalBloom == null || globalBloomEnd >= end)) {
                 return; // another reader covered at least as much meanwhile
             }
-            for (int p = globalBloomEnd; p < end; p++) {
-                globalBloom.add(BloomFilter.hash(keys[p]));
+            if (globalBloom != null) {
+                for (int p = globalBloomEnd; p < end; p++) {
+                    globalBloom.add(BloomFilter.hash(keys[p]));
+                }
+                globalBloomEnd = Math.max(globalBloomEnd, end);
             }
-            int p = Math.max(bloomEnd, unsortedStart(end));
+            final int unsortedFrom = unsortedStart(end);
+            int p = Math.max(coveredEnd, unsortedFrom);
             while (p < end) {
-                final BloomFilter zoneBloom = zoneBlooms[p / zoneSize];
-                if (p % zoneSize == 0) {
+                final int zone = p / zoneSize;
+                final int zoneEnd = Math.min(end, (zone + 1) * zoneSize);
+                long lo;
+                long hi;
+                if (p % zoneSize == 0 || p == unsortedFrom) {
+                    lo = keys[p];
+                    hi = keys[p];
+                } else {
+                    lo = zoneMin[zone];
+                    hi = zoneMax[zone];
+                }
+                final BloomFilter zoneBloom = zoneBlooms == null ? null : zoneBlooms[zone];
+                if (zoneBloom != null && p % zoneSize == 0) {
                     // A zone filled from its start: drop the bits of the entries it held before the last flush
                     // (here rather than on append, which then never touches a filter).
                     zoneBloom.clear();
                 }
-                final int zoneEnd = Math.min(end, (p / zoneSize + 1) * zoneSize);
                 for (; p < zoneEnd; p++) {
-                    zoneBloom.add(BloomFilter.hash(keys[p]));
+                    final long key = keys[p];
+                    lo = Math.min(lo, key);
+                    hi = Math.max(hi, key);
+                    if (zoneBloom != null) {
+                        zoneBloom.add(BloomFilter.hash(key));
+                    }
                 }
+                zoneMin[zone] = lo;
+                zoneMax[zone] = hi;
             }
-            globalBloomEnd = Math.max(globalBloomEnd, end);
-            bloomEnd = Math.max(bloomEnd, end);
+            coveredEnd = Math.max(coveredEnd, end);
         }
     }
 
@@ -592,9 +620,9 @@ final class SwareBuffer {
             blockCount = 1;
             blocksEnd = size;
         }
-        rebuildZones(from);
+        clearZoneBlooms(from);
         globalBloomEnd = Math.min(globalBloomEnd, rearranged);
-        bloomEnd = size; // the unsorted section is empty
+        coveredEnd = size; // the unsorted section is empty
         return true;
     }
 
@@ -769,21 +797,53 @@ final class SwareBuffer {
         for (; i < aEnd; i++) {
             out = keepNewest(out, aKeys[i], aPositions == null ? i : (int) aPositions[i]);
         }
-        return out;
+        return dropOlderRepeats(out);
     }
 
-    /** Writes the entry at {@code source} as merged entry {@code out}, replacing an older one with the same key. */
+    /** Writes the entry at {@code source} as merged entry {@code out}. */
     private int keepNewest(final int out, final long key, final int source) {
         return keepNewest(out, key, values[source], tombstones[source]);
     }
 
-    /** Writes an entry as merged entry {@code out}, replacing an older one with the same key. */
+    /**
+     * Writes an entry as merged entry {@code out}; {@link #dropOlderRepeats} keeps the newest of equal keys once
+     * the merge is done. (Replacing the previous entry here when its key is equal, as a merge that keeps the newest
+     * is usually written, makes each entry's position wait for a load of the one before it: a store-to-load chain
+     * that cost a merged entry about 2 ns.)
+     */
     private int keepNewest(final int out, final long key, final long value, final boolean tombstone) {
-        final int at = out > 0 && mergedKeys[out - 1] == key ? out - 1 : out;
-        mergedKeys[at] = key;
-        mergedValues[at] = value;
-        mergedTombstones[at] = tombstone;
-        return at + 1;
+        mergedKeys[out] = key;
+        mergedValues[out] = value;
+        mergedTombstones[out] = tombstone;
+        return out + 1;
+    }
+
+    /**
+     * Keeps the last (newest) of each run of equal keys among the {@code count} merged entries, in order; returns
+     * how many remain. One pass that only reads when no key repeats, the common case of ingest.
+     */
+    private int dropOlderRepeats(final int count) {
+        final long[] k = mergedKeys;
+        int i = 1;
+        while (i < count && k[i] != k[i - 1]) {
+            i++;
+        }
+        if (i >= count) {
+            return count;
+        }
+        final long[] v = mergedValues;
+        final boolean[] t = mergedTombstones;
+        int out = i - 1; // entries before i - 1 stay where they are; i - 1 is an older copy of i
+        for (int r = i; r < count; r++) {
+            if (r + 1 < count && k[r + 1] == k[r]) {
+                continue; // an older copy of the next entry
+            }
+            k[out] = k[r];
+            v[out] = v[r];
+            t[out] = t[r];
+            out++;
+        }
+        return out;
     }
 
     /**
@@ -792,6 +852,7 @@ final class SwareBuffer {
      */
     private void install(final int from, final int count) {
         reorganizations++;
+        dropEstimatesFrom(from);
         if (from == 0) {
             final long[] k = keys;
             keys = mergedKeys;
@@ -925,7 +986,7 @@ final class SwareBuffer {
         tombstones = t;
         size = rest;
         reorganizations++;
-        zonemapEnd = 0; // positions moved: the zonemaps are invalid until resetAfterFlush rebuilds them
+        dropEstimatesFrom(0); // positions moved; the readers' zonemaps start afresh at resetAfterFlush
         strictlyAscending |= rest == 0; // dropping a prefix keeps the rest in order
         previousBoundary = Math.max(0, previousBoundary - n);
         sortedPrefixEnd = Math.max(0, sortedPrefixEnd - n);
@@ -954,48 +1015,28 @@ final class SwareBuffer {
         blocksEnd = 0;
         outOfOrderAppends = 0;
         maxDisplacement = 0;
-        rebuildSortedZones();
+        clearZoneBlooms(0);
+        dropEstimatesFrom(0);
         if (globalBloom != null) {
             globalBloom.clear();
         }
         globalBloomEnd = 0; // lookups add the retained entries again
-        bloomEnd = size; // the unsorted section is empty
+        coveredEnd = size; // the unsorted section is empty
         if (size > 0) {
             minKey = keys[0];
             maxKey = keys[size - 1];
         }
     }
 
-    /** Zonemaps of a sorted buffer: a zone's first and last keys (O(1) per zone); clears the Bloom filters. */
-    private void rebuildSortedZones() {
-        for (int start = 0; start < size; start += zoneSize) {
-            final int zone = start / zoneSize;
-            zoneMin[zone] = keys[start];
-            zoneMax[zone] = keys[Math.min(size, start + zoneSize) - 1];
-            if (zoneBlooms != null) {
+    /**
+     * Clears the Bloom filters of the zones from the one holding {@code from} on, whose entries a reorganization
+     * rearranged; their zonemaps start afresh when lookups next cover them ({@link #coverZones}).
+     */
+    private void clearZoneBlooms(final int from) {
+        if (zoneBlooms != null) {
+            for (int zone = from / zoneSize; zone * zoneSize < size; zone++) {
                 zoneBlooms[zone].clear();
             }
         }
-        zonemapEnd = size;
-    }
-
-    /** Recomputes zonemaps of the zones from the one holding {@code from}; clears their Bloom filters. */
-    private void rebuildZones(final int from) {
-        for (int zone = from / zoneSize; zone * zoneSize < size; zone++) {
-            final int start = zone * zoneSize;
-            final int end = Math.min(size, start + zoneSize);
-            long lo = keys[start];
-            long hi = keys[start];
-            for (int i = start + 1; i < end; i++) {
-                lo = Math.min(lo, keys[i]);
-                hi = Math.max(hi, keys[i]);
-            }
-            zoneMin[zone] = lo;
-            zoneMax[zone] = hi;
-            if (zoneBlooms != null) {
-                zoneBlooms[zone].clear();
-            }
-        }
-        zonemapEnd = size;
     }
 }

@@ -20,8 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <ul>
  *   <li>"strictly ascending", which lets a flush of an in-order buffer skip the scan that would prove it sorted:
  *   whenever the buffer claims it, its keys are;</li>
- *   <li>the zonemaps, which in-order appends leave behind ({@code SwareBuffer.appendInOrder}): every entry but
- *   those lagging at the end of the main sorted section lies within its zone's zonemap.</li>
+ *   <li>the zonemaps, which appends leave to the lookups that consult them ({@code SwareBuffer.coverZones}):
+ *   once brought up to date as a lookup does, every unsorted entry lies within its zone's zonemap; and the
+ *   zone maxima the writer keeps for its displacement estimate are each zone's largest key.</li>
  * </ul>
  */
 class SwareBufferMarkersTest {
@@ -80,7 +81,7 @@ class SwareBufferMarkersTest {
                         }
                     }
                     assertEquals(-1, buffer.zonemapViolation(), "seed " + seed + ", op " + op
-                            + ": a zonemap misses the key at that position (-2: zonemaps lag before the end)");
+                            + ": a zonemap misses the key at that position (-2: a zone maximum of the estimate is wrong)");
                 }
                 assertEquals(oracle.size(), index.size(), "size");
                 oracle.forEach((k, v) -> assertEquals(v, index.getOrDefault(k, -1L), "key " + k));
