@@ -180,6 +180,21 @@ public final class KLAdaptiveSort {
                     nextDescent++;
                 }
             }
+            // A stretch with no descent within the lookahead of any of its entries, starting at or above the last
+            // kept entry, is kept whole: it ascends, so none of it is late, and none can have arrived early.
+            final int stretchEnd = nextDescent >= to ? to : nextDescent - LOOKAHEAD;
+            if (i < stretchEnd && (!kept || key >= lastKept)) {
+                final int length = stretchEnd - i;
+                if (write != i) {
+                    System.arraycopy(keys, i, keys, write, length);
+                    System.arraycopy(values, i, values, write, length);
+                }
+                write += length;
+                lastKept = keys[stretchEnd - 1];
+                kept = true;
+                i = stretchEnd - 1;
+                continue;
+            }
             final boolean late = kept && key < lastKept;
             final boolean early = !late && nextDescent <= i + LOOKAHEAD && nextDescent < to
                     && arrivedEarly(keys, nextDescent, Math.min(to, i + 1 + LOOKAHEAD), key, kept, lastKept);
