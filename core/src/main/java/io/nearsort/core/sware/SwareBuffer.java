@@ -275,8 +275,8 @@ final class SwareBuffer {
         final long entries = (long) (2 * Long.BYTES + 1) * (keys.length + mergedKeys.length);
         final long scratch = (long) Long.BYTES * (scratchKeys.length + scratchValues.length + scratchOrder.length
                 + runKeys.length + runPositions.length + nextRunKeys.length + nextRunPositions.length);
-        return entries + scratch + (long) Long.BYTES * (zoneMin.length + zoneMax.length + estimateMax.length) + Integer.BYTES
-                * blockStarts.length + bloomBytes() + deferredOutliers.heapBytes();
+        return entries + scratch + (long) Long.BYTES * (zoneMin.length + zoneMax.length + estimateMax.length)
+                + (long) Integer.BYTES * blockStarts.length + bloomBytes() + deferredOutliers.heapBytes();
     }
 
     long bloomBytes() {
@@ -367,8 +367,14 @@ final class SwareBuffer {
         keys[p] = key;
         values[p] = value;
         tombstones[p] = tombstone;
+        // The minimum and maximum are stored in the branches rather than as a min/max of their old values, which
+        // would chain every append to the previous one's store.
         if (p == 0 || key >= maxKey) {
             // In order (Fig. 5a, 5d): extends the sorted section and the sorted prefix if appended at their end.
+            maxKey = key;
+            if (p == 0) {
+                minKey = key;
+            }
             if (p == previousBoundary && blockCount == 0) {
                 previousBoundary++;
             }
@@ -376,13 +382,14 @@ final class SwareBuffer {
                 sortedPrefixEnd++;
             }
         } else {
+            if (key < minKey) {
+                minKey = key;
+            }
             cutSortedPrefix(key);
         }
         if (p > 0 && key <= keys[p - 1]) {
             noteRepeatOrDescent(p, key);
         }
-        minKey = p == 0 ? key : Math.min(minKey, key);
-        maxKey = p == 0 ? key : Math.max(maxKey, key);
         size = p + 1;
     }
 
@@ -752,9 +759,10 @@ final class SwareBuffer {
     /**
      * Merges two sorted runs of buffer entries, the older first among equal keys, into the merge buffers and
      * keeps only the last (newest) entry of each key; a run's positions are {@code positions}, or its indices
-     * when null. The newer run's values are {@code bValues} (a copy of entries, none a tombstone) when not null. The newer run may come with the (K,L) sort's outliers ({@code outliers}, null when none), which
-     * belong to it: they go before or after its entries with an equal key as {@link SortedOutliers} says, and
-     * after the older run's. Returns the number of entries written. Near-sorted buffers merge in stretches (the
+     * when null. The newer run's values are {@code bValues} (a copy of entries, none a tombstone) when not null.
+     * The newer run may come with the (K,L) sort's outliers ({@code outliers}, null when none), which belong to
+     * it: they go before or after its entries with an equal key as {@link SortedOutliers} says, and after the
+     * older run's. Returns the number of entries kept. Near-sorted buffers merge in stretches (the
      * retained entries below the first new one, then new ones up to the next retained one or outlier...): each
      * stretch is one tight loop over one run, so the comparison that picks the run is taken once per stretch
      * rather than per entry. (Copying stretches whole after galloping to their end measured slower at K=5%,

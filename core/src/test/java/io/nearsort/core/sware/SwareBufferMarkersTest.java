@@ -81,7 +81,7 @@ class SwareBufferMarkersTest {
                         }
                     }
                     assertEquals(-1, buffer.zonemapViolation(), "seed " + seed + ", op " + op
-                            + ": a zonemap misses the key at that position (-2: a zone maximum of the estimate is wrong)");
+                            + ": a zonemap misses the key at that position (-2: an estimate's zone maximum is wrong)");
                 }
                 assertEquals(oracle.size(), index.size(), "size");
                 oracle.forEach((k, v) -> assertEquals(v, index.getOrDefault(k, -1L), "key " + k));
