@@ -442,18 +442,14 @@ final class SwareBuffer {
     }
 
     /**
-     * Makes {@link #estimateMax} valid for the whole zones {@code [from, to)} (and those between them and the
-     * zones already valid), scanning each zone once per reorganization at most.
+     * Makes {@link #estimateMax} valid for the whole zones {@code [from, to)}. Within a cycle {@code from} only
+     * grows, so each zone is scanned once per reorganization at most.
      */
     private void estimateZones(final int from, final int to) {
-        if (estimatedTo <= estimatedFrom || estimatedTo < from) {
-            estimatedFrom = from; // nothing valid that joins [from, to): start afresh
+        if (estimatedFrom > from || estimatedTo < from) {
+            estimatedFrom = from; // what is valid does not reach [from, to): start afresh
             estimatedTo = from;
         }
-        for (int zone = Math.min(estimatedFrom, from); zone < estimatedFrom; zone++) {
-            estimateMax[zone] = zoneMaxOf(zone);
-        }
-        estimatedFrom = Math.min(estimatedFrom, from);
         for (int zone = estimatedTo; zone < to; zone++) {
             estimateMax[zone] = zoneMaxOf(zone);
         }
