@@ -72,7 +72,23 @@ final class SwareBuffer {
      */
     long[] keys;
     long[] values;
+    /**
+     * Whether each entry is a tombstone. Stays all false while the buffer holds none ({@link #mayHoldTombstones}),
+     * so that then no write stores into it and no reorganisation moves it.
+     */
     boolean[] tombstones;
+    /**
+     * Whether an entry may be a tombstone. While false, {@link #tombstones} and {@link #mergedTombstones} are all
+     * false (readers read them as they are), and appends, merges and detaches leave them alone: a tenth of the
+     * stores of an ingest. Set by the first tombstone appended (under the index's exclusive lock, like every
+     * delete); cleared by the first flush that leaves none, which clears the arrays. Writer-side state.
+     */
+    private boolean mayHoldTombstones;
+    /**
+     * Whether the detached run's tombstone array ({@link #detachPrefix} trades arrays with the run) may hold a
+     * true: it was handed over while {@link #mayHoldTombstones}. Cleared, with the array, when it comes back.
+     */
+    private boolean runTombstonesDirty;
     /** Entries held, as the writer sees them; readers use {@link #visibleSize()} instead. */
     int size;
     /** The size readers may see: written by {@link #publish} (release), read by {@link #visibleSize} (acquire). */
@@ -315,7 +331,9 @@ final class SwareBuffer {
         final int n = end - from;
         System.arraycopy(ks, from, keys, p, n);
         System.arraycopy(vs, from, values, p, n);
-        java.util.Arrays.fill(tombstones, p, p + n, false);
+        if (mayHoldTombstones) {
+            java.util.Arrays.fill(tombstones, p, p + n, false);
+        }
         if (p == previousBoundary && blockCount == 0) {
             previousBoundary += n;
         }
@@ -346,7 +364,9 @@ final class SwareBuffer {
         }
         keys[p] = key;
         values[p] = value;
-        tombstones[p] = false;
+        if (mayHoldTombstones) {
+            tombstones[p] = false;
+        }
         if (p == 0) {
             minKey = key;
         }
@@ -366,7 +386,12 @@ final class SwareBuffer {
         final int p = size;
         keys[p] = key;
         values[p] = value;
-        tombstones[p] = tombstone;
+        if (tombstone) {
+            mayHoldTombstones = true;
+        }
+        if (mayHoldTombstones) {
+            tombstones[p] = tombstone;
+        }
         // The minimum and maximum are stored in the branches rather than as a min/max of their old values, which
         // would chain every append to the previous one's store.
         if (p == 0 || key >= maxKey) {
@@ -806,7 +831,7 @@ final class SwareBuffer {
 
     /** Writes the entry at {@code source} as merged entry {@code out}. */
     private int putMerged(final int out, final long key, final int source) {
-        return putMerged(out, key, values[source], tombstones[source]);
+        return putMerged(out, key, values[source], mayHoldTombstones && tombstones[source]);
     }
 
     /**
@@ -818,7 +843,9 @@ final class SwareBuffer {
     private int putMerged(final int out, final long key, final long value, final boolean tombstone) {
         mergedKeys[out] = key;
         mergedValues[out] = value;
-        mergedTombstones[out] = tombstone;
+        if (mayHoldTombstones) {
+            mergedTombstones[out] = tombstone;
+        }
         return out + 1;
     }
 
@@ -870,7 +897,9 @@ final class SwareBuffer {
         } else {
             System.arraycopy(mergedKeys, 0, keys, from, count);
             System.arraycopy(mergedValues, 0, values, from, count);
-            System.arraycopy(mergedTombstones, 0, tombstones, from, count);
+            if (mayHoldTombstones) {
+                System.arraycopy(mergedTombstones, 0, tombstones, from, count);
+            }
         }
         size = from + count;
     }
@@ -905,6 +934,9 @@ final class SwareBuffer {
     }
 
     private boolean anyTombstone(final int from, final int to) {
+        if (!mayHoldTombstones) {
+            return false;
+        }
         for (int i = from; i < to; i++) {
             if (tombstones[i]) {
                 return true;
@@ -979,7 +1011,12 @@ final class SwareBuffer {
         final boolean[] t = run.tombstones;
         System.arraycopy(keys, n, k, 0, rest);
         System.arraycopy(values, n, v, 0, rest);
-        System.arraycopy(tombstones, n, t, 0, rest);
+        if (mayHoldTombstones) {
+            System.arraycopy(tombstones, n, t, 0, rest);
+        } else if (runTombstonesDirty) {
+            java.util.Arrays.fill(t, false);
+        }
+        runTombstonesDirty = mayHoldTombstones;
         run.keys = keys;
         run.values = values;
         run.tombstones = tombstones;
@@ -1012,6 +1049,11 @@ final class SwareBuffer {
      */
     void resetAfterFlush() {
         reorganizations++;
+        if (mayHoldTombstones && !anyTombstone(0, size)) {
+            java.util.Arrays.fill(tombstones, false);
+            java.util.Arrays.fill(mergedTombstones, false);
+            mayHoldTombstones = false;
+        }
         strictlyAscending = true;
         previousBoundary = size;
         sortedPrefixEnd = size;
