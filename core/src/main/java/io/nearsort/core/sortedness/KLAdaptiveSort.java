@@ -172,6 +172,10 @@ public final class KLAdaptiveSort {
         // The first j > i with keys[j] < keys[j - 1] (positions after i are still as they arrived): while it lies
         // beyond the lookahead, no entry there is smaller than keys[i], and arrivedEarly could only say no.
         int nextDescent = from;
+        // The smallest key of the next descent's lookahead window that could still be kept (see below), and the
+        // descent it was computed for (-1: none yet).
+        long windowMin = 0;
+        int windowDescent = -1;
         for (int i = from; i < to; i++) {
             final long key = keys[i];
             if (nextDescent <= i) {
@@ -182,7 +186,23 @@ public final class KLAdaptiveSort {
             }
             // A stretch with no descent within the lookahead of any of its entries, starting at or above the last
             // kept entry, is kept whole: it ascends, so none of it is late, and none can have arrived early.
-            final int stretchEnd = nextDescent >= to ? to : nextDescent - LOOKAHEAD;
+            int stretchEnd = nextDescent >= to ? to : nextDescent - LOOKAHEAD;
+            if (stretchEnd < to && (!kept || key >= lastKept)) {
+                // Nor can an entry closer to the descent that no key of the descent's window undercuts among those
+                // that could be kept (arrivedEarly would say no to each of them): keep those as well, rather than
+                // scan the window once per entry. The window's keys are filtered with today's lastKept, which only
+                // grows while the stretch is kept, so the minimum is never above the one arrivedEarly would use.
+                if (windowDescent != nextDescent) {
+                    windowMin = smallestKeepable(keys, nextDescent, Math.min(to, nextDescent + LOOKAHEAD), kept,
+                            lastKept);
+                    windowDescent = nextDescent;
+                }
+                int end = Math.max(stretchEnd, i);
+                while (end < nextDescent && keys[end] <= windowMin) {
+                    end++;
+                }
+                stretchEnd = end;
+            }
             if (i < stretchEnd && (!kept || key >= lastKept)) {
                 final int length = stretchEnd - i;
                 if (write != i) {
@@ -237,6 +257,22 @@ public final class KLAdaptiveSort {
             }
         }
         return false;
+    }
+
+    /**
+     * The smallest of {@code keys[from, end)} that could still be kept (at or above {@code lastKept} when
+     * {@code kept}), or {@link Long#MAX_VALUE} when there is none: an entry before the window whose key is at most
+     * this did not arrive early.
+     */
+    private static long smallestKeepable(final long[] keys, final int from, final int end, final boolean kept,
+                                         final long lastKept) {
+        long min = Long.MAX_VALUE;
+        for (int j = from; j < end; j++) {
+            if (!kept || keys[j] >= lastKept) {
+                min = Math.min(min, keys[j]);
+            }
+        }
+        return min;
     }
 
     /** Undoes a partial greedy scan of {@code [from, scanned)}: kept entries fill the slots outliers left. */
