@@ -23,6 +23,9 @@ import java.lang.invoke.VarHandle;
  *   flushed without sorting; {@link #lastSortedZone()} is its last whole zone. An out-of-order append that
  *   overlaps the prefix moves it left to the zone holding the first larger key (Fig. 5b); in-order appends
  *   at its end move it right (Fig. 5a, 5d).</li>
+ *   <li>While every entry since the last flush came in order, both markers hold {@link #AT_SIZE}, "at the end
+ *   of the buffer, wherever that is", so that an in-order append stores neither; the first out-of-order append
+ *   pins them to its position ({@link #pinMarkers}). Every use clamps them to the size it reads.</li>
  *   <li>Query-sorted blocks (§IV-C): unsorted sections that reads sorted in place.</li>
  * </ul>
  *
@@ -42,8 +45,9 @@ import java.lang.invoke.VarHandle;
  * <ul>
  *   <li>{@code minKey}/{@code maxKey} only widen, so a reader's check may pass more often, never fail for a
  *   published entry (64-bit plain accesses do not tear on the JVMs we run on);</li>
- *   <li>{@code previousBoundary} only grows, over in-order appends; readers clamp it to {@code n}
- *   ({@link #sortedEnd});</li>
+ *   <li>{@code previousBoundary} only grows, over in-order appends, or is pinned from {@link #AT_SIZE} to the
+ *   position of the first out-of-order append before that append is published; readers clamp it to {@code n}
+ *   ({@link #sortedEnd}), which gives {@code n} for both values in any snapshot taken before the pin;</li>
  *   <li>appends touch neither the zonemaps nor the Bloom filters: readers build both from published entries
  *   ({@link #coverZones}).</li>
  * </ul>
@@ -63,6 +67,11 @@ final class SwareBuffer {
     private static final int ESTIMATE_ZONES = 64;
     /** More query-sorted blocks than this are merged into one, bounding the runs a lookup searches. */
     static final int MAX_BLOCKS = 8;
+    /**
+     * The value of {@code previousBoundary} and {@code sortedPrefixEnd} while they follow the size: every entry
+     * since the last flush came in order. Above any size, so that clamping it to a size gives that size.
+     */
+    private static final int AT_SIZE = Integer.MAX_VALUE;
 
     final int capacity;
     final int zoneSize;
@@ -94,8 +103,10 @@ final class SwareBuffer {
     /** The size readers may see: written by {@link #publish} (release), read by {@link #visibleSize} (acquire). */
     @SuppressWarnings("unused") // through PUBLISHED
     private int published;
-    int previousBoundary;
-    private int sortedPrefixEnd;
+    /** The main sorted section's end, or {@link #AT_SIZE}; see the class comment. */
+    private int previousBoundary = AT_SIZE;
+    /** The sorted prefix's end, or {@link #AT_SIZE}; see the class comment. */
+    private int sortedPrefixEnd = AT_SIZE;
     /**
      * Known true only when {@code keys[0, size)} is strictly ascending (sorted, no key twice), kept up by the
      * writes so that a flush of an in-order buffer does not scan it to find that out; false means "not known"
@@ -217,7 +228,7 @@ final class SwareBuffer {
 
     /** Whether the buffer is empty or one sorted run (the main sorted section, nothing else). */
     boolean isOneSortedRun() {
-        return blockCount == 0 && previousBoundary == size && sortedPrefixEnd == size;
+        return blockCount == 0 && sortedEnd(size) == size && Math.min(sortedPrefixEnd, size) == size;
     }
 
     /** Whether the keys, in position order, are strictly ascending (sorted, no key twice). */
@@ -258,7 +269,7 @@ final class SwareBuffer {
 
     /** Where the unsorted section starts, for the writer. */
     int unsortedStart() {
-        return blockCount > 0 ? blocksEnd : previousBoundary;
+        return blockCount > 0 ? blocksEnd : sortedEnd(size);
     }
 
     /** Where the unsorted section starts in a reader's snapshot of {@code n} entries. */
@@ -273,12 +284,12 @@ final class SwareBuffer {
 
     /** The last whole zone whose entries can be flushed without sorting, or -1. */
     int lastSortedZone() {
-        return sortedPrefixEnd / zoneSize - 1;
+        return Math.min(sortedPrefixEnd, size) / zoneSize - 1;
     }
 
     /** Entries that can be flushed without sorting: whole zones up to {@link #lastSortedZone()}, or all. */
     int flushablePrefix() {
-        return sortedPrefixEnd == size ? size : (sortedPrefixEnd / zoneSize) * zoneSize;
+        return sortedPrefixEnd >= size ? size : (sortedPrefixEnd / zoneSize) * zoneSize;
     }
 
     /**
@@ -308,8 +319,9 @@ final class SwareBuffer {
      * is a descent, so none feeds the K/L estimates or cuts the sorted prefix: {@code sortedPrefixEnd - 1} holds a
      * key at or below every entry after the prefix (a smaller entry would have cut it, Fig. 5b), hence at or below
      * the run. When the run starts at or above every buffered key (Fig. 5a/5d) it extends the main sorted section
-     * and the sorted prefix if they end at the buffer's end; otherwise neither ends there (a buffer that is one
-     * sorted run ends with its largest key) and the run stays in the unsorted section (Fig. 5c). A batch of
+     * and the sorted prefix if they follow the size ({@link #AT_SIZE}); otherwise they are pinned below the size
+     * (a buffer that is one sorted run ends with its largest key) and the run stays in the unsorted section
+     * (Fig. 5c). A batch of
      * near-sorted keys thus goes in as its ascending runs, with {@link #append} only for the descents between them.
      * Returns how many entries were appended; 0 when the run does not qualify.
      */
@@ -334,12 +346,7 @@ final class SwareBuffer {
         if (mayHoldTombstones) {
             java.util.Arrays.fill(tombstones, p, p + n, false);
         }
-        if (p == previousBoundary && blockCount == 0) {
-            previousBoundary += n;
-        }
-        if (p == sortedPrefixEnd) {
-            sortedPrefixEnd += n;
-        }
+        // The markers, when they follow the size (AT_SIZE), take the run in; otherwise it is in the unsorted section.
         if (p == 0) {
             minKey = ks[from];
             maxKey = ks[end - 1];
@@ -358,7 +365,7 @@ final class SwareBuffer {
      */
     boolean appendInOrder(final long key, final long value) {
         final int p = size;
-        if (p == capacity || p != previousBoundary || p != sortedPrefixEnd || !strictlyAscending
+        if (p == capacity || previousBoundary != AT_SIZE || sortedPrefixEnd != AT_SIZE || !strictlyAscending
                 || (p > 0 && key <= maxKey)) {
             return false;
         }
@@ -371,9 +378,7 @@ final class SwareBuffer {
             minKey = key;
         }
         maxKey = key;
-        previousBoundary = p + 1;
-        sortedPrefixEnd = p + 1;
-        size = p + 1;
+        size = p + 1; // the markers stay AT_SIZE
         return true;
     }
 
@@ -395,18 +400,14 @@ final class SwareBuffer {
         // The minimum and maximum are stored in the branches rather than as a min/max of their old values, which
         // would chain every append to the previous one's store.
         if (p == 0 || key >= maxKey) {
-            // In order (Fig. 5a, 5d): extends the sorted section and the sorted prefix if appended at their end.
+            // In order (Fig. 5a, 5d): the sorted section and the sorted prefix take it in if they follow the size
+            // (AT_SIZE); once pinned, neither ends at the buffer's end again before the next flush.
             maxKey = key;
             if (p == 0) {
                 minKey = key;
             }
-            if (p == previousBoundary && blockCount == 0) {
-                previousBoundary++;
-            }
-            if (p == sortedPrefixEnd) {
-                sortedPrefixEnd++;
-            }
         } else {
+            pinMarkers(p);
             if (key < minKey) {
                 minKey = key;
             }
@@ -416,6 +417,19 @@ final class SwareBuffer {
             noteRepeatOrDescent(p, key);
         }
         size = p + 1;
+    }
+
+    /**
+     * For an append at {@code p} below the buffer's largest key: markers that followed the size stop at {@code p},
+     * the end of the in-order entries (before the append is published).
+     */
+    private void pinMarkers(final int p) {
+        if (previousBoundary == AT_SIZE) {
+            previousBoundary = p;
+        }
+        if (sortedPrefixEnd == AT_SIZE) {
+            sortedPrefixEnd = p;
+        }
     }
 
     /**
@@ -1029,8 +1043,12 @@ final class SwareBuffer {
         reorganizations++;
         dropEstimatesFrom(0); // positions moved; the readers' zonemaps start afresh at resetAfterFlush
         strictlyAscending |= rest == 0; // dropping a prefix keeps the rest in order
-        previousBoundary = Math.max(0, previousBoundary - n);
-        sortedPrefixEnd = Math.max(0, sortedPrefixEnd - n);
+        if (previousBoundary != AT_SIZE) {
+            previousBoundary = Math.max(0, previousBoundary - n);
+        }
+        if (sortedPrefixEnd != AT_SIZE) {
+            sortedPrefixEnd = Math.max(0, sortedPrefixEnd - n);
+        }
         for (int b = 0; b < blockCount; b++) {
             blockStarts[b] = Math.max(0, blockStarts[b] - n);
         }
@@ -1055,8 +1073,8 @@ final class SwareBuffer {
             mayHoldTombstones = false;
         }
         strictlyAscending = true;
-        previousBoundary = size;
-        sortedPrefixEnd = size;
+        previousBoundary = AT_SIZE;
+        sortedPrefixEnd = AT_SIZE;
         blockCount = 0;
         blocksEnd = 0;
         outOfOrderAppends = 0;
