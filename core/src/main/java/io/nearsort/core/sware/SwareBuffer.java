@@ -263,6 +263,48 @@ final class SwareBuffer {
         return -1;
     }
 
+    /**
+     * For tests: the first position of the main sorted section ({@code [0, sortedEnd(size))}) or of the sorted
+     * prefix ({@code [0, flushablePrefix())}) whose key is below its predecessor's, or -1; -2 when an entry after
+     * the sorted prefix is below the prefix's last key (Fig. 5b says it would have cut the prefix).
+     */
+    int sortedSectionViolation() {
+        for (int i = 1; i < Math.max(sortedEnd(size), flushablePrefix()); i++) {
+            if (keys[i] < keys[i - 1]) {
+                return i;
+            }
+        }
+        final int prefix = flushablePrefix();
+        for (int i = prefix; prefix > 0 && i < size; i++) {
+            if (keys[i] < keys[prefix - 1]) {
+                return -2;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * For tests: while the buffer holds no tombstone ({@link #mayHoldTombstones} false), the first position of
+     * {@link #tombstones} or of {@link #mergedTombstones} (reported as {@code capacity} plus its position) that is
+     * not false, or -1.
+     */
+    int tombstoneViolation() {
+        if (mayHoldTombstones) {
+            return -1;
+        }
+        for (int i = 0; i < tombstones.length; i++) {
+            if (tombstones[i]) {
+                return i;
+            }
+        }
+        for (int i = 0; i < mergedTombstones.length; i++) {
+            if (mergedTombstones[i]) {
+                return capacity + i;
+            }
+        }
+        return -1;
+    }
+
     /** Whether {@code [lo, hi]} intersects the zonemap of the buffer's first {@code n} entries. */
     boolean overlaps(final long lo, final long hi, final int n) {
         return n > 0 && lo <= maxKey && hi >= minKey;

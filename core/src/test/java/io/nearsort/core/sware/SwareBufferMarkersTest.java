@@ -22,7 +22,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   whenever the buffer claims it, its keys are;</li>
  *   <li>the zonemaps, which appends leave to the lookups that consult them ({@code SwareBuffer.coverZones}):
  *   once brought up to date as a lookup does, every unsorted entry lies within its zone's zonemap; and the
- *   zone maxima the writer keeps for its displacement estimate are each zone's largest key.</li>
+ *   zone maxima the writer keeps for its displacement estimate are each zone's largest key;</li>
+ *   <li>the main sorted section and the sorted prefix, whose ends follow the size while appends stay in order:
+ *   both ascend, and no entry after the prefix is below its last key;</li>
+ *   <li>the tombstone arrays, left alone while the buffer holds no tombstone: then they mark nothing.</li>
  * </ul>
  */
 class SwareBufferMarkersTest {
@@ -82,6 +85,11 @@ class SwareBufferMarkersTest {
                     }
                     assertEquals(-1, buffer.zonemapViolation(), "seed " + seed + ", op " + op
                             + ": a zonemap misses the key at that position (-2: an estimate's zone maximum is wrong)");
+                    assertEquals(-1, buffer.sortedSectionViolation(), "seed " + seed + ", op " + op
+                            + ": the sorted section or prefix descends at that position (-2: an entry after the"
+                            + " prefix is below its last key)");
+                    assertEquals(-1, buffer.tombstoneViolation(), "seed " + seed + ", op " + op
+                            + ": the buffer holds no tombstone, yet its tombstone arrays mark that position");
                 }
                 assertEquals(oracle.size(), index.size(), "size");
                 oracle.forEach((k, v) -> assertEquals(v, index.getOrDefault(k, -1L), "key " + k));
