@@ -302,10 +302,11 @@ final class BeNode {
 
     /** Index of the message for {@code key}, which is bound for {@code child}, or -1. */
     static int findMessageAt(final BeNodeDescriptor layout, final long page, final long key, final int child) {
-        if (messageCountAt(page) == 0) {
+        final int count = messageCountAt(page);
+        if (count == 0) {
             return -1;
         }
         final int pos = messageLowerBoundAt(layout, page, key, child);
-        return pos < messageCountAt(page) && messageKeyAt(layout, page, pos) == key ? pos : -1;
+        return pos < count && messageKeyAt(layout, page, pos) == key ? pos : -1;
     }
 }

@@ -186,8 +186,9 @@ public final class KLAdaptiveSort {
             }
             // A stretch with no descent within the lookahead of any of its entries, starting at or above the last
             // kept entry, is kept whole: it ascends, so none of it is late, and none can have arrived early.
+            final boolean notLate = !kept || key >= lastKept;
             int stretchEnd = nextDescent >= to ? to : nextDescent - LOOKAHEAD;
-            if (stretchEnd < to && (!kept || key >= lastKept)) {
+            if (stretchEnd < to && notLate) {
                 // Nor can an entry closer to the descent that no key of the descent's window undercuts among those
                 // that could be kept (arrivedEarly would say no to each of them): keep those as well, rather than
                 // scan the window once per entry. The window's keys are filtered with today's lastKept, which only
@@ -203,7 +204,7 @@ public final class KLAdaptiveSort {
                 }
                 stretchEnd = end;
             }
-            if (i < stretchEnd && (!kept || key >= lastKept)) {
+            if (i < stretchEnd && notLate) {
                 final int length = stretchEnd - i;
                 if (write != i) {
                     System.arraycopy(keys, i, keys, write, length);
@@ -215,8 +216,8 @@ public final class KLAdaptiveSort {
                 i = stretchEnd - 1;
                 continue;
             }
-            final boolean late = kept && key < lastKept;
-            final boolean early = !late && nextDescent <= i + LOOKAHEAD && nextDescent < to
+            final boolean late = !notLate;
+            final boolean early = notLate && nextDescent <= i + LOOKAHEAD && nextDescent < to
                     && arrivedEarly(keys, nextDescent, Math.min(to, i + 1 + LOOKAHEAD), key, kept, lastKept);
             if (late || early) {
                 if (outCount == capacity) {

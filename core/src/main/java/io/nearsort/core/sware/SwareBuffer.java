@@ -229,7 +229,7 @@ final class SwareBuffer {
 
     /** Whether the buffer is empty or one sorted run (the main sorted section, nothing else). */
     boolean isOneSortedRun() {
-        return blockCount == 0 && sortedEnd(size) == size && Math.min(sortedPrefixEnd, size) == size;
+        return blockCount == 0 && sortedEnd(size) == size && prefixEnd() == size;
     }
 
     /** Whether the keys, in position order, are strictly ascending (sorted, no key twice). */
@@ -325,14 +325,20 @@ final class SwareBuffer {
         return Math.min(previousBoundary, n);
     }
 
+    /** The end of the sorted prefix, for the writer ({@code sortedPrefixEnd} clamped to the size). */
+    private int prefixEnd() {
+        return Math.min(sortedPrefixEnd, size);
+    }
+
     /** The last whole zone whose entries can be flushed without sorting, or -1. */
     int lastSortedZone() {
-        return Math.min(sortedPrefixEnd, size) / zoneSize - 1;
+        return prefixEnd() / zoneSize - 1;
     }
 
     /** Entries that can be flushed without sorting: whole zones up to {@link #lastSortedZone()}, or all. */
     int flushablePrefix() {
-        return sortedPrefixEnd >= size ? size : (sortedPrefixEnd / zoneSize) * zoneSize;
+        final int end = prefixEnd();
+        return end == size ? size : (end / zoneSize) * zoneSize;
     }
 
     /**
@@ -770,7 +776,7 @@ final class SwareBuffer {
         long[] olderKeys = keys;
         long[] olderPositions = null;
         int olderStart = from;
-        int olderEnd = Math.max(from, Math.min(previousBoundary, size));
+        int olderEnd = Math.max(from, sortedEnd(size));
         if (blockCount > 0 && blocksEnd > from) {
             int length = 0;
             for (int i = from; i < olderEnd; i++, length++) {
