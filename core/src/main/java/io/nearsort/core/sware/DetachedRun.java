@@ -15,6 +15,8 @@ final class DetachedRun {
     int count;
     /** Whether only the last of equal keys is to be written (a prefix flushed without sorting keeps them all). */
     boolean keepLastOfEqual;
+    /** Whether any entry may be a tombstone; while false, {@link #tombstones} is all false. */
+    boolean mayHoldTombstones;
 
     /** The position of the newest entry for {@code key} (the last of equal keys), or -1. */
     int find(final long key) {

@@ -538,7 +538,8 @@ public final class SortednessAwareIndex implements LongIndex {
             return;
         }
         try {
-            emit(detached.keys, detached.values, detached.tombstones, detached.count, detached.keepLastOfEqual);
+            emit(detached.keys, detached.values, detached.mayHoldTombstones ? detached.tombstones : null,
+                    detached.count, detached.keepLastOfEqual);
         } catch (RuntimeException | Error e) {
             emitFailure = e;
             throw e;
@@ -607,7 +608,7 @@ public final class SortednessAwareIndex implements LongIndex {
             final int bufferedEnd = Math.min(cycleEnd, buffered);
             adaptSplitRatio(buffer.keys, Math.min(start, bufferedEnd), bufferedEnd, perCycle);
             if (start < bufferedEnd) {
-                emit(buffer.keys, buffer.values, buffer.tombstones, start, bufferedEnd, false);
+                emit(buffer.keys, buffer.values, buffer.tombstonesIfAny(), start, bufferedEnd, false);
             }
             if (cycleEnd > buffered) {
                 tree.bulkAppend(ks, vs, from + Math.max(start, buffered) - buffered, from + cycleEnd - buffered);
@@ -677,6 +678,8 @@ public final class SortednessAwareIndex implements LongIndex {
      * one (the entries are sorted and bulk appends keep the tree's largest key below them): the rest is
      * bulk-appended straight from the arrays, in stretches between the entries it skips (tombstones, which have
      * nothing to delete above the tree, and with {@code keepLastOfEqual} all but the newest of equal keys).
+     * {@code tombstones} is null when no entry is one; with no entry to skip either, the entries go to the tree
+     * without being looked at one by one here.
      */
     private void emit(final long[] keys, final long[] values, final boolean[] tombstones, final int to,
                       final boolean keepLastOfEqual) {
@@ -687,15 +690,19 @@ public final class SortednessAwareIndex implements LongIndex {
     /** {@link #emit} of {@code [from, to)}, leaving the split ratio as it is. */
     private void emit(final long[] keys, final long[] values, final boolean[] tombstones, final int from,
                       final int to, final boolean keepLastOfEqual) {
+        final boolean skipsNone = tombstones == null && !keepLastOfEqual;
         int i = from;
         while (i < to && !tree.isEmpty() && keys[i] <= tree.lastKey()) {
             // The zone's puts go in ascending stretches between the entries it skips (AppendableLongIndex
             // .putAscending: a B+-tree finds their leaves along the stretch, not from the root each time).
             final int zoneEnd = Math.min(to, i + buffer.zoneSize);
             int puts = i;
+            if (skipsNone) {
+                i = zoneEnd;
+            }
             for (; i < zoneEnd; i++) {
                 final boolean older = keepLastOfEqual && i + 1 < to && keys[i + 1] == keys[i];
-                if (older || tombstones[i]) {
+                if (older || (tombstones != null && tombstones[i])) {
                     tree.putAscending(keys, values, puts, i);
                     puts = i + 1;
                     if (!older) {
@@ -706,8 +713,11 @@ public final class SortednessAwareIndex implements LongIndex {
             tree.putAscending(keys, values, puts, i);
         }
         int stretch = i;
+        if (skipsNone) {
+            i = to;
+        }
         for (; i < to; i++) {
-            if (tombstones[i] || (keepLastOfEqual && i + 1 < to && keys[i + 1] == keys[i])) {
+            if ((tombstones != null && tombstones[i]) || (keepLastOfEqual && i + 1 < to && keys[i + 1] == keys[i])) {
                 tree.bulkAppend(keys, values, stretch, i);
                 stretch = i + 1;
             }

@@ -203,6 +203,11 @@ final class SwareBuffer {
         return size == capacity;
     }
 
+    /** The tombstone flags, or null while the buffer holds no tombstone ({@link #mayHoldTombstones}). */
+    boolean[] tombstonesIfAny() {
+        return mayHoldTombstones ? tombstones : null;
+    }
+
     /** Makes every entry appended so far, and what describes it, visible to readers (an ordered store). */
     void publish() {
         PUBLISHED.setRelease(this, size);
@@ -1085,6 +1090,7 @@ final class SwareBuffer {
         run.tombstones = tombstones;
         run.count = n;
         run.keepLastOfEqual = keepLastOfEqual;
+        run.mayHoldTombstones = mayHoldTombstones;
         keys = k;
         values = v;
         tombstones = t;
