@@ -18,6 +18,11 @@ final class DetachedRun {
     /** Whether any entry may be a tombstone; while false, {@link #tombstones} is all false. */
     boolean mayHoldTombstones;
 
+    /** The tombstone flags, or null when no entry is a tombstone ({@link #mayHoldTombstones} false). */
+    boolean[] tombstonesIfAny() {
+        return mayHoldTombstones ? tombstones : null;
+    }
+
     /** The position of the newest entry for {@code key} (the last of equal keys), or -1. */
     int find(final long key) {
         int lo = 0;

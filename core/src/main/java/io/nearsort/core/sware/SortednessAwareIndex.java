@@ -538,8 +538,8 @@ public final class SortednessAwareIndex implements LongIndex {
             return;
         }
         try {
-            emit(detached.keys, detached.values, detached.mayHoldTombstones ? detached.tombstones : null,
-                    detached.count, detached.keepLastOfEqual);
+            emit(detached.keys, detached.values, detached.tombstonesIfAny(), detached.count,
+                    detached.keepLastOfEqual);
         } catch (RuntimeException | Error e) {
             emitFailure = e;
             throw e;
