@@ -128,8 +128,9 @@ class ConnectClusterTest {
     }
 
     /**
-     * Runs a REST call until the cluster accepts it: a 409 (a rebalance in progress) or a 500 from forwarding to a
-     * leader that is gone is retried for up to a minute; any other refusal fails at once.
+     * Runs a REST call until the cluster accepts it: a 409 (a rebalance in progress), a 500 from forwarding to a
+     * leader that is gone, or a 500 the worker itself calls safe to retry (an offset reset refused while the stopped
+     * connector's tasks are still shutting down) is retried for up to a minute; any other refusal fails at once.
      */
     private static void untilAccepted(final Runnable call) throws InterruptedException {
         final long deadline = System.currentTimeMillis() + 60_000;
@@ -139,7 +140,8 @@ class ConnectClusterTest {
                 return;
             } catch (ConnectRestException refused) {
                 final boolean retry = refused.statusCode() == 409
-                        || (refused.statusCode() == 500 && refused.getMessage().contains("forward"));
+                        || (refused.statusCode() == 500 && (refused.getMessage().contains("forward")
+                                || refused.getMessage().contains("can be safely retried")));
                 if (!retry || System.currentTimeMillis() > deadline) {
                     throw refused;
                 }
