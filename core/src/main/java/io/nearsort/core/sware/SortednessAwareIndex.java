@@ -76,7 +76,12 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * misses them and no tree write overtakes them). The writer whose append set off the cycle returns once the
  * detached entries are in the tree. This replaces the paper's per-zone append locks
  * (§IV-D): appends, a few nanoseconds each, stay serialised, but the tree writes of a flush (about half its cost
- * at K=5%/L=5%) no longer hold them up; {@code ConcurrentIngestBenchmark} measures the difference.
+ * at K=5%/L=5%) no longer hold them up; {@code ConcurrentIngestBenchmark} measures the difference. A strictly
+ * ascending batch that goes past the empty buffer ({@link SortednessAwareIndexBuilder#sortedBatchesPastBuffer})
+ * is written to the tree the same way, beside point reads, which see none of it until all of it is there (a
+ * single-writer index's writer takes no buffer lock for it at all); writers, scans and sizes wait for it. A
+ * writer tries an exclusive lock for a few microseconds before it queues for it (a lookup holds the shared lock
+ * about a microsecond; parking and waking a thread takes longer).
  *
  * <p>Every operation is linearizable: a {@code put} that returned is visible to every later read in any thread,
  * and a thread always reads its own writes. (A lock-free append of a single-writer index takes effect at its
@@ -103,6 +108,8 @@ public final class SortednessAwareIndex implements LongIndex {
     /** The split ratio for in-order flushes; NaN when the tree's ratio is left as built (not adaptive). */
     private final double maxSplitRatio;
     private final int queryDrivenSortEntries;
+    /** Tries of an exclusive lock before queueing for it ({@link #acquireExclusive}): 2-5 microseconds. */
+    private static final int LOCK_SPINS = 100;
     /** Entries a {@link #putAll} writes per exclusive lock. */
     private static final int PUT_ALL_CHUNK = 4096;
     /** Buffer capacities of a sorted run {@link #flushRunPastBuffer} sends to the tree per exclusive lock. */
@@ -119,12 +126,38 @@ public final class SortednessAwareIndex implements LongIndex {
     private final DetachedRun detached = new DetachedRun();
     /** Whether {@link #detached} is on its way to the tree: set under both write locks, cleared under treeLock. */
     private volatile boolean emitting;
+    /**
+     * Whether a multi-writer index's sorted batch past the empty buffer is on its way to the tree beside reads
+     * ({@link #appendPastEmptyBuffer}): set under both write locks, cleared under treeLock. The batch is
+     * {@code batchKeys/batchValues[batchFrom, batchTo)}, the caller's arrays, written before its call returns.
+     */
+    private volatile boolean batchOnItsWay;
+    private long[] batchKeys;
+    private long[] batchValues;
+    private int batchFrom;
+    private int batchTo;
     /** Why writing a detached run to the tree failed; the index refuses every operation once set. */
     private volatile Throwable emitFailure;
     private final SwareCounters counters;
     private final Concurrency concurrency;
     /** Whether point reads go on beside a flush cycle's tree writes ({@link #readingBesideEmit}). */
     private final boolean treeReadsBesideWriter;
+    /**
+     * Whether sorted batches past the empty buffer go to the tree beside point reads ({@link
+     * #appendPastEmptyBuffer}): with {@link SortednessAwareIndexBuilder#sortedBatchesPastBuffer}, over a tree that
+     * takes point reads beside its writer. Scans, sizes and statistics then always take the tree's shared lock
+     * ({@link #awaitWholeTree}), since a single writer's batch goes to the tree without the buffer's lock.
+     */
+    private final boolean batchesBesideReaders;
+    /**
+     * The largest key point reads look for in the tree ({@link #treeMayContain}): the tree's largest key, but
+     * while a sorted batch is on its way to the tree beside point reads ({@link #appendBatch}), whose keys all
+     * lie above it, so that a read sees none of them until the store that raises it to the batch's largest key,
+     * and all of them after it. Written ({@link
+     * #publishTreeBound}) after every tree write, before the buffer's exclusive lock or {@link #emitting} that
+     * kept point reads away from the tree (or beside it, reading the detached run first) is released.
+     */
+    private volatile long treeReadBound = Long.MIN_VALUE;
     /** Whether the locks are used at all: false for {@link Concurrency#SINGLE_THREAD}. */
     private final boolean locking;
     /**
@@ -156,6 +189,8 @@ public final class SortednessAwareIndex implements LongIndex {
         this.concurrency = config.concurrency();
         this.locking = concurrency != Concurrency.SINGLE_THREAD;
         this.treeReadsBesideWriter = locking && tree.concurrentPointReads();
+        this.batchesBesideReaders = treeReadsBesideWriter && config.sortedBatchesPastBuffer();
+        publishTreeBound(); // a tree built elsewhere may hold keys already
         this.counters = new SwareCounters(locking);
         final int zoneSize = Math.max(1, Math.min(config.bufferCapacity(), tree.bulkLeafEntries()));
         this.buffer = new SwareBuffer(config.bufferCapacity(), zoneSize, config.bloomBitsPerEntry());
@@ -299,7 +334,14 @@ public final class SortednessAwareIndex implements LongIndex {
      * {@link SortednessAwareIndexBuilder#sortedBatchesPastBuffer}: bulk-appends {@code ks[from, end)} to the tree
      * when it is strictly ascending, the buffer is empty and the tree's keys all lie below it (a run detached by
      * an earlier flush cycle is written first). Its entries then are where the whole flush of a strictly
-     * ascending buffer would have put them (§IV-A), without having been copied through the buffer.
+     * ascending buffer would have put them (§IV-A), without having been copied through the buffer. Over a tree
+     * that takes point reads beside its writer ({@link #batchesBesideReaders}), the tree write holds only the
+     * tree's lock, beside point reads, which see none of the batch until all of it is in ({@link #appendBatch}):
+     * a single writer takes no other lock ({@link #appendBesideReaders}); in a multi-writer index the buffer's
+     * exclusive lock is held while the batch is checked, and released for the tree write
+     * ({@link #unlockForWrite}). With the bulk append under the exclusive lock, as before (and still over other
+     * trees), a reader beside a writer of sorted batches of 500 got 38,000 lookups a second
+     * ({@code WriterReaderBenchmark}), queueing behind one bulk append after another.
      *
      * @return the entries taken: {@code end - from}, or 0 (nothing done) when the chunk does not qualify
      */
@@ -312,6 +354,10 @@ public final class SortednessAwareIndex implements LongIndex {
                 return 0;
             }
         }
+        if (batchesBesideReaders && concurrency == Concurrency.SINGLE_WRITER
+                && appendBesideReaders(ks, vs, from, end)) {
+            return end - from;
+        }
         lockForWrite();
         try {
             if (!buffer.isEmpty()) {
@@ -321,13 +367,82 @@ public final class SortednessAwareIndex implements LongIndex {
             if (!tree.isEmpty() && ks[from] <= tree.lastKey()) {
                 return 0;
             }
-            adaptSplitRatio(ks, from, end, end - from);
-            tree.bulkAppend(ks, vs, from, end);
+            if (batchesBesideReaders && !tree.isEmpty()) { // see appendBesideReaders on an empty tree
+                batchKeys = ks; // the caller's arrays: written before its putAll returns, read by no reader
+                batchValues = vs;
+                batchFrom = from;
+                batchTo = end;
+                batchOnItsWay = true;
+            } else {
+                appendBatch(ks, vs, from, end);
+            }
             counters.batchesPastBuffer++;
             counters.entriesPastBuffer += end - from;
             return end - from;
         } finally {
             unlockForWrite();
+        }
+    }
+
+    /**
+     * A single writer's batch past the empty buffer ({@link #appendPastEmptyBuffer}) without the buffer's lock:
+     * the writer holds only the tree's exclusive lock, which scans, sizes and statistics take (shared) in this
+     * mode ({@link #awaitWholeTree}), and no lock a point read takes, so that a reader neither waits for it nor
+     * makes it wait. Not taken (false, nothing done) by another thread than the last writer (the locked path
+     * records the hand-over), from inside the writer's own scan, or into an empty tree (point reads find an empty
+     * tree empty without looking at {@link #treeReadBound}).
+     */
+    private boolean appendBesideReaders(final long[] ks, final long[] vs, final int from, final int end) {
+        if (writerThread != Thread.currentThread() || scanDepth != 0 || emitting || closed || emitFailure != null
+                || !buffer.isEmpty()) {
+            return false;
+        }
+        enterWriter();
+        try {
+            acquireExclusive(treeLock);
+            try {
+                if (closed || tree.isEmpty() || ks[from] <= tree.lastKey()) {
+                    return false;
+                }
+                epoch++; // the content changes; size() reads it under the tree's shared lock
+                appendBatch(ks, vs, from, end);
+                counters.batchesPastBuffer++;
+                counters.entriesPastBuffer += end - from;
+                return true;
+            } finally {
+                treeLock.writeLock().unlock();
+            }
+        } finally {
+            activeWriter = null;
+        }
+    }
+
+    /**
+     * Bulk-appends a strictly ascending batch above the tree's keys, the tree's exclusive lock held, then raises
+     * {@link #treeReadBound} to its last key: a point read beside the write sees none of the batch before that
+     * store (its keys lie above the bound), all of it after. After a failed append the bound covers what the tree
+     * took, as the bulk append under the buffer's lock left it.
+     */
+    private void appendBatch(final long[] ks, final long[] vs, final int from, final int end) {
+        adaptSplitRatio(ks, from, end, end - from);
+        try {
+            tree.bulkAppend(ks, vs, from, end);
+        } finally {
+            publishTreeBound();
+        }
+    }
+
+    /** Writes the batch {@link #appendPastEmptyBuffer} left on its way to the tree, if any (tree lock held). */
+    private void appendBatchOnItsWay() {
+        if (!batchOnItsWay) {
+            return;
+        }
+        try {
+            appendBatch(batchKeys, batchValues, batchFrom, batchTo);
+        } finally {
+            batchKeys = null;
+            batchValues = null;
+            batchOnItsWay = false;
         }
     }
 
@@ -429,11 +544,14 @@ public final class SortednessAwareIndex implements LongIndex {
             enterWriter();
         }
         if (locking) {
-            lock.writeLock().lock();
+            acquireExclusive(lock);
         }
         if (closed || emitFailure != null) {
             releaseWriteSide();
             throw unusable();
+        }
+        if (batchOnItsWay) {
+            beginTreeWrite(); // another writer's batch goes to the tree: nothing may overtake it
         }
         if (sortRequested) {
             sortRequested = false;
@@ -441,6 +559,28 @@ public final class SortednessAwareIndex implements LongIndex {
                 sortForQueries();
             }
         }
+    }
+
+    /**
+     * Takes {@code rw}'s exclusive lock (the buffer's or the tree's) for a write, trying it up to
+     * {@value #LOCK_SPINS} times before queueing for it: a reader's lookup holds the shared lock for about a
+     * microsecond, far shorter than a thread takes to park and be woken. Queueing at the first refusal, as
+     * {@code lock()} does, let a writer beside one reader park at nearly every write and then, queued first, shut
+     * the reader out (the lock makes new readers wait behind a queued writer). With a multi-writer index, one
+     * writer and one reader thread, these tries took the reader from 77-170 to 764-835 thousand lookups a second
+     * beside sorted batches of 500 (the writer from 44-56 to 75-95M records a second), and from 23-248 to
+     * 265-755 thousand beside one put per record, where the writer, no longer alone with the lock, went from
+     * 10-21 to 7-10M records a second (docs/benchmarks.md). Readers do not spin: tries of their own lost most of
+     * the reader's gain beside batches.
+     */
+    private static void acquireExclusive(final ReentrantReadWriteLock rw) {
+        for (int i = 0; i < LOCK_SPINS; i++) {
+            if (rw.writeLock().tryLock()) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        rw.writeLock().lock();
     }
 
     private void releaseWriteSide() {
@@ -482,12 +622,18 @@ public final class SortednessAwareIndex implements LongIndex {
                 final boolean treeWriter = treeLock.isWriteLockedByCurrentThread();
                 if (treeWriter) {
                     tree.reclaimRetired(); // pages a direct tree write retired: no read can be inside them
+                    publishTreeBound();
                 }
                 lock.writeLock().unlock();
                 if (treeWriter) {
                     try {
+                        // Only a run's deletes (its tombstones) retire pages for reclaimAfterEmit to free.
+                        final boolean deletes = emitting && detached.mayHoldTombstones;
                         emitDetached();
-                        reclaimAfterEmit();
+                        appendBatchOnItsWay();
+                        if (deletes) {
+                            reclaimAfterEmit();
+                        }
                     } finally {
                         treeLock.writeLock().unlock();
                     }
@@ -495,6 +641,7 @@ public final class SortednessAwareIndex implements LongIndex {
             } else {
                 emitDetached();
                 tree.reclaimRetired();
+                publishTreeBound();
             }
         } finally {
             if (concurrency != Concurrency.MULTI_WRITER) {
@@ -511,7 +658,7 @@ public final class SortednessAwareIndex implements LongIndex {
         if (!locking || treeLock.isWriteLockedByCurrentThread()) {
             emitDetached();
         } else {
-            treeLock.writeLock().lock();
+            acquireExclusive(treeLock);
         }
         // No read beside the tree's writer can be running: they all hold the buffer's shared lock.
         tree.reclaimRetired();
@@ -540,6 +687,7 @@ public final class SortednessAwareIndex implements LongIndex {
         try {
             emit(detached.keys, detached.values, detached.tombstonesIfAny(), detached.count,
                     detached.keepLastOfEqual);
+            publishTreeBound(); // before point reads stop reading the run
         } catch (RuntimeException | Error e) {
             emitFailure = e;
             throw e;
@@ -808,6 +956,25 @@ public final class SortednessAwareIndex implements LongIndex {
         return true;
     }
 
+    /**
+     * {@link #awaitTree} for reads that cover more of the tree than one key (scans, seeks, sizes, statistics):
+     * with {@link #batchesBesideReaders}, they always take the tree's shared lock, since a sorted batch goes to
+     * the tree beside the buffer's shared lock (a single writer's at any moment, {@link #appendBesideReaders});
+     * otherwise only a detached run on its way writes the tree then.
+     */
+    private boolean awaitWholeTree() {
+        if (!batchesBesideReaders) {
+            return awaitTree();
+        }
+        treeLock.readLock().lock();
+        return true;
+    }
+
+    /** Sets {@link #treeReadBound} to the tree's largest key; called with every tree write done, tree lock held. */
+    private void publishTreeBound() {
+        treeReadBound = tree.isEmpty() ? Long.MIN_VALUE : tree.lastKey();
+    }
+
     private void unlockForRead(final boolean treeLocked) {
         if (!locking) {
             return;
@@ -820,7 +987,9 @@ public final class SortednessAwareIndex implements LongIndex {
 
     /** The tree's zonemap (§IV-B, Fig. 6): a key above the tree's largest key is not in it. */
     private boolean treeMayContain(final long key) {
-        if (tree.isEmpty() || key > tree.lastKey()) {
+        // A batch goes to the tree beside point reads only when it is not empty (appendPastEmptyBuffer): the
+        // bound alone hides the batch.
+        if (key > treeReadBound || tree.isEmpty()) {
             counters.treeSkips.increment();
             return false;
         }
@@ -862,7 +1031,7 @@ public final class SortednessAwareIndex implements LongIndex {
             unlockForRead(false);
             n = lockForRead(true);
         }
-        final boolean treeLocked = awaitTree();
+        final boolean treeLocked = awaitWholeTree();
         final boolean counted = !locking
                 || (concurrency == Concurrency.SINGLE_WRITER && Thread.currentThread() == writerThread);
         if (counted) {
@@ -895,7 +1064,7 @@ public final class SortednessAwareIndex implements LongIndex {
      */
     boolean seek(final long key, final boolean ascending, final long[] out) {
         final int n = lockForRead(true);
-        final boolean treeLocked = awaitTree();
+        final boolean treeLocked = awaitWholeTree();
         try {
             final boolean[] found = {false};
             final MergedScan.Visitor capture = (k, v) -> {
@@ -976,7 +1145,7 @@ public final class SortednessAwareIndex implements LongIndex {
     @Override
     public long size() {
         final int n = lockForRead(false);
-        final boolean treeLocked = awaitTree();
+        final boolean treeLocked = awaitWholeTree();
         try {
             final long[] cached = sizeCache;
             if (cached[0] == epoch && cached[1] == n) {
@@ -1041,7 +1210,7 @@ public final class SortednessAwareIndex implements LongIndex {
     @Override
     public IndexStats stats() {
         final int n = lockForRead(false);
-        final boolean treeLocked = awaitTree();
+        final boolean treeLocked = awaitWholeTree();
         try {
             final IndexStats treeStats = tree.stats();
             final IndexStats.Builder stats = IndexStats.builder(structureName);

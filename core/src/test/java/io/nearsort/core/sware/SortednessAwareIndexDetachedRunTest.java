@@ -109,6 +109,88 @@ class SortednessAwareIndexDetachedRunTest {
         assertEquals(0, tree.delegate.bytesInUse());
     }
 
+    /**
+     * A strictly ascending batch past the empty buffer goes to the tree beside point reads (a single writer takes
+     * no lock for it, a multi-writer index releases the buffer's lock before the tree write): a tree stalled
+     * halfway through it shows point reads going on, seeing none of the batch (not even the half already in the
+     * tree) until it is all there, and scans, sizes and other writers waiting for it. With the bulk append under
+     * the buffer's exclusive lock, as before, the point reads wait; with the tree's largest key as the bound of
+     * what they read, they see half the batch.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Concurrency.class, names = {"MULTI_WRITER", "SINGLE_WRITER"})
+    void aSortedBatchGoesToTheTreeBesidePointReadsAndIsSeenWhole(final Concurrency concurrency) throws Exception {
+        final StallingTree tree = new StallingTree(
+                Indexes.bPlusTree().pageSize(512).concurrentReads(true).build(), true);
+        try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(CAPACITY).concurrency(concurrency)
+                .over(tree)) {
+            final long[] keys = ascending(200, 3 * CAPACITY); // longer than the buffer: it goes whole
+            final long[] values = ascending(-200, 3 * CAPACITY);
+            final CountDownLatch firstBatch = new CountDownLatch(1);
+            final CountDownLatch armed = new CountDownLatch(1);
+            final FutureTask<Void> writes = new FutureTask<>(() -> {
+                index.putAll(ascending(100, 40), ascending(-100, 40), 0, 40); // into the empty tree, locked
+                firstBatch.countDown();
+                armed.await();
+                index.putAll(keys, values, 0, keys.length); // the same writer
+                return null;
+            });
+            final Thread writer = start(writes);
+            assertTrue(firstBatch.await(10, TimeUnit.SECONDS));
+            tree.stallMidwayNextWrite();
+            armed.countDown();
+            assertTrue(tree.stalled.await(10, TimeUnit.SECONDS), "the batch should reach the tree");
+            try {
+                assertTrue(tree.delegate.containsKey(200), "half the batch is in the tree");
+                assertEquals(java.util.List.of(1L, 1L, 0L, -139L, -100L, 1L),
+                        java.util.List.of(index.getOrDefault(200, 1), index.getOrDefault(200 + CAPACITY, 1),
+                                index.containsKey(200) ? 1L : 0L, index.getOrDefault(139, 1),
+                                index.getOrDefault(100, 1), index.getOrDefault(140, 1)),
+                        "point reads go on and see none of the batch yet");
+                final boolean multiWriter = concurrency == Concurrency.MULTI_WRITER;
+                final FutureTask<Long> other = new FutureTask<>(() -> {
+                    index.put(150, 7); // below the batch, in the buffer: it must not overtake the batch
+                    return index.getOrDefault(150, 1);
+                });
+                if (multiWriter) {
+                    start(other);
+                    assertThrows(TimeoutException.class, () -> other.get(200, TimeUnit.MILLISECONDS));
+                }
+                final FutureTask<Long> scanner = new FutureTask<>(() -> index.forEachInRange(0, 300, (k, v) -> { }));
+                final FutureTask<Long> sizer = new FutureTask<>(index::size);
+                start(scanner);
+                start(sizer);
+                assertThrows(TimeoutException.class, () -> scanner.get(200, TimeUnit.MILLISECONDS));
+                assertThrows(TimeoutException.class, () -> sizer.get(10, TimeUnit.MILLISECONDS));
+                tree.release();
+                writes.get(10, TimeUnit.SECONDS);
+                assertTrue(scanner.get(10, TimeUnit.SECONDS) >= 40 + 101);
+                assertTrue(sizer.get(10, TimeUnit.SECONDS) >= 40 + 3 * CAPACITY);
+                if (multiWriter) {
+                    assertEquals(7, other.get(10, TimeUnit.SECONDS));
+                }
+                writer.join();
+            } finally {
+                tree.release();
+            }
+            assertEquals(40 + 3 * CAPACITY + (concurrency == Concurrency.MULTI_WRITER ? 1 : 0), index.size());
+            assertEquals(-200L - 3 * CAPACITY + 1, index.getOrDefault(200 + 3 * CAPACITY - 1, 1));
+            assertEquals(-200, index.getOrDefault(200, 1));
+            assertEquals(40 + 3 * CAPACITY, index.stats().counter(SwareCounters.ENTRIES_PAST_BUFFER));
+            assertEquals(0, index.stats().counter(SwareCounters.FLUSHED_ENTRIES));
+        }
+        assertEquals(0, tree.delegate.bytesInUse());
+    }
+
+    /** {@code n} ascending longs from {@code first}, stepping by 1 (or -1 for a negative first). */
+    private static long[] ascending(final long first, final int n) {
+        final long[] a = new long[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = first < 0 ? first - i : first + i;
+        }
+        return a;
+    }
+
     @Test
     void aTreeWriteWaitsForTheRunOnItsWay() throws Exception {
         final StallingTree tree = new StallingTree(Indexes.bPlusTree().pageSize(512).build());
@@ -224,6 +306,8 @@ class SortednessAwareIndexDetachedRunTest {
         volatile CountDownLatch gate;
         volatile RuntimeException failure;
         final AtomicBoolean armed = new AtomicBoolean();
+        /** Whether the next write stalls halfway through a bulk append rather than before it. */
+        volatile boolean midway;
 
         StallingTree(final BPlusTree delegate) {
             this(delegate, false);
@@ -250,9 +334,15 @@ class SortednessAwareIndexDetachedRunTest {
         }
 
         void stallNextWrite() {
+            midway = false;
             stalled = new CountDownLatch(1);
             gate = new CountDownLatch(1);
             armed.set(true);
+        }
+
+        void stallMidwayNextWrite() {
+            stallNextWrite();
+            midway = true;
         }
 
         void release() {
@@ -294,6 +384,13 @@ class SortednessAwareIndexDetachedRunTest {
 
         @Override
         public void bulkAppend(final long[] keys, final long[] values, final int from, final int to) {
+            if (midway && to - from > 1 && armed.get()) {
+                final int mid = (from + to) >>> 1;
+                delegate.bulkAppend(keys, values, from, mid);
+                beforeWrite();
+                delegate.bulkAppend(keys, values, mid, to);
+                return;
+            }
             beforeWrite();
             delegate.bulkAppend(keys, values, from, to);
         }

@@ -34,6 +34,15 @@ public class SortednessAwareIndexLincheckTest {
     }
 
     /** A descending batch: putAll's entry-by-entry path. */
+    /**
+     * A strictly ascending batch: past the buffer when it finds it empty and lies above the tree, detached and
+     * written to the tree beside reads as a flush's run is.
+     */
+    @Operation
+    public void putAscending(@Param(name = "key") final long key, @Param(name = "value") final long value) {
+        index.putAll(new long[] {key, key + 2, key + 4}, new long[] {value, value + 1, value + 2}, 0, 3);
+    }
+
     @Operation
     public void putDescending(@Param(name = "key") final long key, @Param(name = "value") final long value) {
         index.putAll(new long[] {key + 3, key}, new long[] {value, value + 1}, 0, 2);
@@ -79,6 +88,12 @@ public class SortednessAwareIndexLincheckTest {
             map.put(key, value);
             map.put(key + 1, value + 1);
             map.put(key + 1, value + 2);
+        }
+
+        public void putAscending(final long key, final long value) {
+            map.put(key, value);
+            map.put(key + 2, value + 1);
+            map.put(key + 4, value + 2);
         }
 
         public void putDescending(final long key, final long value) {
