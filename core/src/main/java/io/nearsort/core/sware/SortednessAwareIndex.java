@@ -65,7 +65,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * </ul>
  * The guarantees below hold in every mode, for the threads the mode allows.
  *
- * <p>With {@link Concurrency#MULTI_WRITER}, safe for any number of threads. Writes ({@link #put}, {@link #remove}) change the buffer under its exclusive
+ * <p>With {@link Concurrency#MULTI_WRITER}, safe for any number of threads. Writes ({@link #put},
+ * {@link #remove}) change the buffer under its exclusive
  * lock, reads hold its shared lock; a read that triggers query-driven sorting (§IV-C) takes the exclusive lock for
  * the sort and downgrades. A flush cycle sorts the buffer and detaches the entries to flush under the exclusive
  * lock, then releases it and writes them to the tree holding only the tree's lock: meanwhile other threads append
@@ -85,7 +86,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *
  * <p>Every operation is linearizable: a {@code put} that returned is visible to every later read in any thread,
  * and a thread always reads its own writes. (A lock-free append of a single-writer index takes effect at its
- * ordered store; a thread that learns through any synchronisation that the {@code put} returned sees it.) {@link #putAll} is atomic per chunk of at least {@value #PUT_ALL_CHUNK}
+ * ordered store; a thread that learns through any synchronisation that the {@code put} returned sees it.)
+ * {@link #putAll} is atomic per chunk of at least {@value #PUT_ALL_CHUNK}
  * entries: a concurrent reader sees a batch of up to that size entirely or not at all, a longer batch chunk by
  * chunk in order. A scan's consumer and a cursor's caller may read the index but must not write to it from inside
  * a scan ({@link ConcurrentModificationException}). If the tree fails to take a detached run (off-heap memory

@@ -40,17 +40,23 @@ class SortednessAwareIndexOneWriterTest {
     private static final long MISSING = Long.MIN_VALUE;
     private static final String BPLUS = "SA B+-tree";
     private static final String BETREE = "SA Bε-tree";
+    /** The log's stream: late events, or keys in order, whose batches go past the buffer when it is empty. */
+    private static final String LATE = "late events";
+    private static final String SORTED = "sorted";
 
     static Stream<Arguments> modes() {
         return Stream.of(
-                Arguments.of(BPLUS, Concurrency.SINGLE_WRITER, 1),
-                Arguments.of(BPLUS, Concurrency.SINGLE_WRITER, 64),
-                Arguments.of(BPLUS, Concurrency.SINGLE_WRITER, 2_000),
-                Arguments.of(BPLUS, Concurrency.MULTI_WRITER, 2_000),
-                Arguments.of(BETREE, Concurrency.SINGLE_WRITER, 1),
-                Arguments.of(BETREE, Concurrency.SINGLE_WRITER, 64),
-                Arguments.of(BETREE, Concurrency.MULTI_WRITER, 64),
-                Arguments.of(BETREE, Concurrency.MULTI_WRITER, 2_000));
+                Arguments.of(BPLUS, Concurrency.SINGLE_WRITER, 1, LATE),
+                Arguments.of(BPLUS, Concurrency.SINGLE_WRITER, 64, LATE),
+                Arguments.of(BPLUS, Concurrency.SINGLE_WRITER, 2_000, LATE),
+                Arguments.of(BPLUS, Concurrency.MULTI_WRITER, 2_000, LATE),
+                Arguments.of(BPLUS, Concurrency.SINGLE_WRITER, 2_000, SORTED),
+                Arguments.of(BPLUS, Concurrency.MULTI_WRITER, 2_000, SORTED),
+                Arguments.of(BETREE, Concurrency.SINGLE_WRITER, 1, LATE),
+                Arguments.of(BETREE, Concurrency.SINGLE_WRITER, 64, LATE),
+                Arguments.of(BETREE, Concurrency.MULTI_WRITER, 64, LATE),
+                Arguments.of(BETREE, Concurrency.MULTI_WRITER, 2_000, LATE),
+                Arguments.of(BETREE, Concurrency.SINGLE_WRITER, 2_000, SORTED));
     }
 
     /** The writer's log: op i writes {@code values[i]} to {@code keys[i]}, or deletes it when {@code removes[i]}. */
@@ -65,10 +71,10 @@ class SortednessAwareIndexOneWriterTest {
         /** The index's size after each prefix of the log. */
         final int[] sizeAfter = new int[OPERATIONS + 1];
 
-        Log(final long seed) {
+        Log(final long seed, final boolean sorted) {
             final SplittableRandom random = new SplittableRandom(seed);
-            // Late events: event i (key 2i) arrives at i + d, d uniform in [0, 0.5% of n).
-            final int delay = OPERATIONS / 200;
+            // Late events: event i (key 2i) arrives at i + d, d uniform in [0, 0.5% of n); sorted: d = 0.
+            final int delay = sorted ? 1 : OPERATIONS / 200;
             final long[] arrival = new long[OPERATIONS];
             for (int i = 0; i < OPERATIONS; i++) {
                 arrival[i] = (long) (i + random.nextInt(delay)) * OPERATIONS + i;
@@ -77,16 +83,22 @@ class SortednessAwareIndexOneWriterTest {
             final List<Integer> ends = new ArrayList<>();
             final TreeMap<Long, Long> state = new TreeMap<>();
             final Map<Long, List<Integer>> touches = new HashMap<>();
+            // Sorted: batches only, each past the buffer (which stays empty) beside the readers; a single put
+            // would leave the buffer holding entries from then on.
+            final int batches = sorted ? 100 : 10;
+            final int recentFrom = 70;
+            final int removesFrom = 85;
             int op = 0;
             while (op < OPERATIONS) {
                 final int dice = random.nextInt(100);
                 // A putAll batch of late events, or one operation: a put, an overwrite or a delete of a recent key.
-                final int length = dice < 10 ? Math.min(OPERATIONS - op, 1 + random.nextInt(500)) : 1;
+                final int length = dice < batches
+                        ? Math.min(OPERATIONS - op, (sorted ? 2 : 1) + random.nextInt(sorted ? 499 : 500)) : 1;
                 for (int i = op; i < op + length; i++) {
-                    final boolean recent = length == 1 && dice >= 70 && i > 0;
+                    final boolean recent = length == 1 && dice >= recentFrom && i > 0;
                     keys[i] = recent ? keys[Math.max(0, i - 1 - random.nextInt(3_000))]
                             : 2 * (arrival[i] % OPERATIONS);
-                    removes[i] = recent && dice >= 85;
+                    removes[i] = recent && dice >= removesFrom;
                     values[i] = ((long) i << 16) | random.nextInt(1 << 16);
                     if (removes[i]) {
                         state.remove(keys[i]);
@@ -157,11 +169,11 @@ class SortednessAwareIndexOneWriterTest {
     /** Added to every seed: 0 in the default run, another value per round of {@link SwareSoakTest}. */
     long seedOffset;
 
-    @ParameterizedTest(name = "{0}, {1}, buffer {2}")
+    @ParameterizedTest(name = "{0}, {1}, buffer {2}, {3}")
     @MethodSource("modes")
     void readersSeeAPrefixOfTheWritersLog(final String structure, final Concurrency concurrency,
-                                          final int bufferCapacity) throws InterruptedException {
-        final Log log = new Log(seedOffset + bufferCapacity);
+                                          final int bufferCapacity, final String stream) throws InterruptedException {
+        final Log log = new Log(seedOffset + bufferCapacity, stream.equals(SORTED));
         // 512-byte nodes: the Bε-tree's buffers (22 messages) flush at every level while readers read.
         final SortednessAwareIndexBuilder builder = structure.equals(BPLUS) ? Indexes.saBPlusTree()
                 : Indexes.saBeTree();
@@ -192,6 +204,10 @@ class SortednessAwareIndexOneWriterTest {
             });
             assertEquals(expected, index.asNavigableMap());
             assertTrue(index.stats().counter(SwareCounters.LOOKUPS) > 0);
+            if (stream.equals(SORTED)) {
+                assertTrue(index.stats().counter(SwareCounters.ENTRIES_PAST_BUFFER) >= OPERATIONS - 1,
+                        "every batch went past the buffer (a last one-entry step may be a put)");
+            }
         }
     }
 

@@ -50,7 +50,8 @@ class SwareSoakTest {
                 // A fresh instance per run, as JUnit makes one: the writer's progress lives in its fields.
                 final SortednessAwareIndexOneWriterTest test = new SortednessAwareIndexOneWriterTest();
                 test.seedOffset = 1_000_003L * rounds;
-                test.readersSeeAPrefixOfTheWritersLog((String) mode[0], (Concurrency) mode[1], (Integer) mode[2]);
+                test.readersSeeAPrefixOfTheWritersLog((String) mode[0], (Concurrency) mode[1], (Integer) mode[2],
+                        (String) mode[3]);
             }
         }
         report("one writer, " + modes.length + " modes", rounds);
