@@ -112,6 +112,8 @@ public final class SortednessAwareIndex implements LongIndex {
     private final int queryDrivenSortEntries;
     /** Tries of an exclusive lock before queueing for it ({@link #acquireExclusive}): 2-5 microseconds. */
     private static final int LOCK_SPINS = 100;
+    /** Spins of a scan waiting for a sorted batch's tree write before it queues ({@link #awaitWholeTree}). */
+    private static final int TREE_READ_SPINS = 300;
     /** Entries a {@link #putAll} writes per exclusive lock. */
     private static final int PUT_ALL_CHUNK = 4096;
     /** Buffer capacities of a sorted run {@link #flushRunPastBuffer} sends to the tree per exclusive lock. */
@@ -573,12 +575,16 @@ public final class SortednessAwareIndex implements LongIndex {
      * beside sorted batches of 500 (the writer from 44-56 to 75-95M records a second), and from 23-248 to
      * 265-755 thousand beside one put per record, where the writer, no longer alone with the lock, went from
      * 10-21 to 7-10M records a second (docs/benchmarks.md). Readers do not spin: tries of their own lost most of
-     * the reader's gain beside batches.
+     * the reader's gain beside batches. Nor does a writer spin against another writer: that interleaved two
+     * writers' puts finely enough to take 1.7x as long ({@code ConcurrentIngestBenchmark}); it queues at once.
      */
     private static void acquireExclusive(final ReentrantReadWriteLock rw) {
         for (int i = 0; i < LOCK_SPINS; i++) {
             if (rw.writeLock().tryLock()) {
                 return;
+            }
+            if (rw.isWriteLocked()) {
+                break; // another writer: spinning would interleave the two writers' appends, line by line
             }
             Thread.onSpinWait();
         }
@@ -967,6 +973,12 @@ public final class SortednessAwareIndex implements LongIndex {
     private boolean awaitWholeTree() {
         if (!batchesBesideReaders) {
             return awaitTree();
+        }
+        // A batch holds the tree's lock a few microseconds: wait that long before queueing. Queued at once, a
+        // scanner beside a writer of sorted batches of 500 got 18-131 thousand 64-key scans a second, with
+        // these spins 136-236 thousand (and the multi-writer index's writer 77-79M records a second, not 34-44M).
+        for (int i = 0; i < TREE_READ_SPINS && treeLock.isWriteLocked(); i++) {
+            Thread.onSpinWait();
         }
         treeLock.readLock().lock();
         return true;
