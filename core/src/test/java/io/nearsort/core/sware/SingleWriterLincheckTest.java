@@ -36,8 +36,8 @@ public class SingleWriterLincheckTest {
     }
 
     /**
-     * A strictly ascending batch: past the buffer when it finds it empty and lies above the tree, detached and
-     * written to the tree beside reads as a flush's run is.
+     * A strictly ascending batch: past the buffer when it finds it empty and lies above the tree, written to the
+     * tree beside point reads, which see it whole.
      */
     @Operation(nonParallelGroup = "writer")
     public void putAscending(@Param(name = "key") final long key, @Param(name = "value") final long value) {

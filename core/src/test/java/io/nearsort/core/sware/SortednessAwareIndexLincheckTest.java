@@ -33,16 +33,16 @@ public class SortednessAwareIndexLincheckTest {
         index.putAll(new long[] {key, key + 1, key + 1}, new long[] {value, value + 1, value + 2}, 0, 3);
     }
 
-    /** A descending batch: putAll's entry-by-entry path. */
     /**
-     * A strictly ascending batch: past the buffer when it finds it empty and lies above the tree, detached and
-     * written to the tree beside reads as a flush's run is.
+     * A strictly ascending batch: past the buffer when it finds it empty and lies above the tree, written to the
+     * tree beside point reads, which see it whole.
      */
     @Operation
     public void putAscending(@Param(name = "key") final long key, @Param(name = "value") final long value) {
         index.putAll(new long[] {key, key + 2, key + 4}, new long[] {value, value + 1, value + 2}, 0, 3);
     }
 
+    /** A descending batch: putAll's entry-by-entry path. */
     @Operation
     public void putDescending(@Param(name = "key") final long key, @Param(name = "value") final long value) {
         index.putAll(new long[] {key + 3, key}, new long[] {value, value + 1}, 0, 2);
