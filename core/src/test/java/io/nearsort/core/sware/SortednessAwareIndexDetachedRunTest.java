@@ -142,10 +142,12 @@ class SortednessAwareIndexDetachedRunTest {
             assertTrue(tree.stalled.await(10, TimeUnit.SECONDS), "the batch should reach the tree");
             try {
                 assertTrue(tree.delegate.containsKey(200), "half the batch is in the tree");
-                assertEquals(java.util.List.of(1L, 1L, 0L, -139L, -100L, 1L),
-                        java.util.List.of(index.getOrDefault(200, 1), index.getOrDefault(200 + CAPACITY, 1),
-                                index.containsKey(200) ? 1L : 0L, index.getOrDefault(139, 1),
-                                index.getOrDefault(100, 1), index.getOrDefault(140, 1)),
+                final FutureTask<java.util.List<Long>> reader = new FutureTask<>(() -> java.util.List.of(
+                        index.getOrDefault(200, 1), index.getOrDefault(200 + CAPACITY, 1),
+                        index.containsKey(200) ? 1L : 0L, index.getOrDefault(139, 1),
+                        index.getOrDefault(100, 1), index.getOrDefault(140, 1)));
+                start(reader);
+                assertEquals(java.util.List.of(1L, 1L, 0L, -139L, -100L, 1L), reader.get(10, TimeUnit.SECONDS),
                         "point reads go on and see none of the batch yet");
                 final boolean multiWriter = concurrency == Concurrency.MULTI_WRITER;
                 final FutureTask<Long> other = new FutureTask<>(() -> {
