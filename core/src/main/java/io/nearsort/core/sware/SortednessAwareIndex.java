@@ -150,16 +150,16 @@ public final class SortednessAwareIndex implements LongIndex {
      * Whether sorted batches past the empty buffer go to the tree beside point reads ({@link
      * #appendPastEmptyBuffer}): with {@link SortednessAwareIndexBuilder#sortedBatchesPastBuffer}, over a tree that
      * takes point reads beside its writer. Scans, sizes and statistics then always take the tree's shared lock
-     * ({@link #awaitWholeTree}), since a single writer's batch goes to the tree without the buffer's lock.
+     * ({@link #awaitWholeTree}), since such a batch goes to the tree beside the buffer's shared lock.
      */
     private final boolean batchesBesideReaders;
     /**
      * The largest key point reads look for in the tree ({@link #treeMayContain}): the tree's largest key, but
      * while a sorted batch is on its way to the tree beside point reads ({@link #appendBatch}), whose keys all
      * lie above it, so that a read sees none of them until the store that raises it to the batch's largest key,
-     * and all of them after it. Written ({@link
-     * #publishTreeBound}) after every tree write, before the buffer's exclusive lock or {@link #emitting} that
-     * kept point reads away from the tree (or beside it, reading the detached run first) is released.
+     * and all of them after it. Written ({@link #publishTreeBound}) after every tree write, before the buffer's
+     * exclusive lock or {@link #emitting} that kept point reads away from the tree (or beside it, reading the
+     * detached run first) is released.
      */
     private volatile long treeReadBound = Long.MIN_VALUE;
     /** Whether the locks are used at all: false for {@link Concurrency#SINGLE_THREAD}. */
@@ -380,8 +380,6 @@ public final class SortednessAwareIndex implements LongIndex {
             } else {
                 appendBatch(ks, vs, from, end);
             }
-            counters.batchesPastBuffer++;
-            counters.entriesPastBuffer += end - from;
             return end - from;
         } finally {
             unlockForWrite();
@@ -410,8 +408,6 @@ public final class SortednessAwareIndex implements LongIndex {
                 }
                 epoch++; // the content changes; size() reads it under the tree's shared lock
                 appendBatch(ks, vs, from, end);
-                counters.batchesPastBuffer++;
-                counters.entriesPastBuffer += end - from;
                 return true;
             } finally {
                 treeLock.writeLock().unlock();
@@ -425,7 +421,8 @@ public final class SortednessAwareIndex implements LongIndex {
      * Bulk-appends a strictly ascending batch above the tree's keys, the tree's exclusive lock held, then raises
      * {@link #treeReadBound} to its last key: a point read beside the write sees none of the batch before that
      * store (its keys lie above the bound), all of it after. After a failed append the bound covers what the tree
-     * took, as the bulk append under the buffer's lock left it.
+     * took, as the bulk append under the buffer's lock left it. Counts the batch (statistics read the counters
+     * under the tree's shared lock, or with the buffer's exclusive lock excluded).
      */
     private void appendBatch(final long[] ks, final long[] vs, final int from, final int end) {
         adaptSplitRatio(ks, from, end, end - from);
@@ -434,6 +431,8 @@ public final class SortednessAwareIndex implements LongIndex {
         } finally {
             publishTreeBound();
         }
+        counters.batchesPastBuffer++;
+        counters.entriesPastBuffer += end - from;
     }
 
     /** Writes the batch {@link #appendPastEmptyBuffer} left on its way to the tree, if any (tree lock held). */
