@@ -1,6 +1,7 @@
 package io.nearsort.core.sware;
 
 import io.nearsort.core.Concurrency;
+import io.nearsort.core.IndexStats;
 import io.nearsort.core.Indexes;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,6 +44,11 @@ class SortednessAwareIndexOneWriterTest {
     /** The log's stream: late events, or keys in order, whose batches go past the buffer when it is empty. */
     private static final String LATE = "late events";
     private static final String SORTED = "sorted";
+    /**
+     * One event in 20 late by up to 5% of the log, the rest in order: late entries that escape a buffer of 2,000,
+     * which flush cycles top-insert into the tree while readers read it.
+     */
+    private static final String FAR = "far-late events";
 
     static Stream<Arguments> modes() {
         return Stream.of(
@@ -52,11 +58,14 @@ class SortednessAwareIndexOneWriterTest {
                 Arguments.of(BPLUS, Concurrency.MULTI_WRITER, 2_000, LATE),
                 Arguments.of(BPLUS, Concurrency.SINGLE_WRITER, 2_000, SORTED),
                 Arguments.of(BPLUS, Concurrency.MULTI_WRITER, 2_000, SORTED),
+                Arguments.of(BPLUS, Concurrency.SINGLE_WRITER, 2_000, FAR),
+                Arguments.of(BPLUS, Concurrency.MULTI_WRITER, 2_000, FAR),
                 Arguments.of(BETREE, Concurrency.SINGLE_WRITER, 1, LATE),
                 Arguments.of(BETREE, Concurrency.SINGLE_WRITER, 64, LATE),
                 Arguments.of(BETREE, Concurrency.MULTI_WRITER, 64, LATE),
                 Arguments.of(BETREE, Concurrency.MULTI_WRITER, 2_000, LATE),
-                Arguments.of(BETREE, Concurrency.SINGLE_WRITER, 2_000, SORTED));
+                Arguments.of(BETREE, Concurrency.SINGLE_WRITER, 2_000, SORTED),
+                Arguments.of(BETREE, Concurrency.SINGLE_WRITER, 2_000, FAR));
     }
 
     /** The writer's log: op i writes {@code values[i]} to {@code keys[i]}, or deletes it when {@code removes[i]}. */
@@ -71,12 +80,15 @@ class SortednessAwareIndexOneWriterTest {
         /** The index's size after each prefix of the log. */
         final int[] sizeAfter = new int[OPERATIONS + 1];
 
-        Log(final long seed, final boolean sorted) {
+        Log(final long seed, final String stream) {
             final SplittableRandom random = new SplittableRandom(seed);
-            // Late events: event i (key 2i) arrives at i + d, d uniform in [0, 0.5% of n); sorted: d = 0.
-            final int delay = sorted ? 1 : OPERATIONS / 200;
+            final boolean sorted = stream.equals(SORTED);
+            // Late events: event i (key 2i) arrives at i + d, d uniform in [0, 0.5% of n); sorted: d = 0; far-late:
+            // d uniform in [0, 5% of n) for one event in 20, 0 for the others.
             final long[] arrival = new long[OPERATIONS];
             for (int i = 0; i < OPERATIONS; i++) {
+                final int delay = sorted ? 1 : !stream.equals(FAR) ? OPERATIONS / 200
+                        : random.nextInt(20) == 0 ? OPERATIONS / 20 : 1;
                 arrival[i] = (long) (i + random.nextInt(delay)) * OPERATIONS + i;
             }
             Arrays.sort(arrival);
@@ -173,7 +185,7 @@ class SortednessAwareIndexOneWriterTest {
     @MethodSource("modes")
     void readersSeeAPrefixOfTheWritersLog(final String structure, final Concurrency concurrency,
                                           final int bufferCapacity, final String stream) throws InterruptedException {
-        final Log log = new Log(seedOffset + bufferCapacity, stream.equals(SORTED));
+        final Log log = new Log(seedOffset + bufferCapacity, stream);
         // 512-byte nodes: the Bε-tree's buffers (22 messages) flush at every level while readers read.
         final SortednessAwareIndexBuilder builder = structure.equals(BPLUS) ? Indexes.saBPlusTree()
                 : Indexes.saBeTree();
@@ -207,6 +219,9 @@ class SortednessAwareIndexOneWriterTest {
             if (stream.equals(SORTED)) {
                 assertTrue(index.stats().counter(SwareCounters.ENTRIES_PAST_BUFFER) >= OPERATIONS - 1,
                         "every batch went past the buffer (a last one-entry step may be a put)");
+            }
+            if (stream.equals(FAR)) {
+                assertTrue(index.stats().counter(IndexStats.TOP_INSERTS) > 0, index.stats().toString());
             }
         }
     }
