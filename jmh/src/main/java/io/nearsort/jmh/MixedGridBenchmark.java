@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * SWARE §V-G, Fig. 20: the mixed workload ({@link MixedState}) across the data-sortedness grid and read:write
  * mixes from 10:90 to 90:10, for the Bε-tree and the SA Bε-tree beside the B+-tree and the SA B+-tree (each SA tree
- * also built for a single writer thread, {@code _SW}), written one
+ * also built for a single writer thread, {@code _SW}, and confined to one thread, {@code _ST}: the like-for-like
+ * build, since the benchmark runs on one thread and neither plain tree takes a lock), written one
  * {@code put} per record. Fig. 20 normalises every time to the Bε-tree's on scrambled data at the same mix:
  * speedup = time(BETREE, SCRAMBLED) / time(structure, sortedness). {@code sortedness} is {@code SORTED},
  * {@code SCRAMBLED} or {@code K<k>_L<l>} with K and L in % of n (any cell of the OSM-tree §5 grid, e.g.
@@ -53,7 +54,7 @@ public class MixedGridBenchmark extends MixedState {
     @Param({"10", "30", "50", "70", "90"})
     int readPercent;
 
-    @Param({"BETREE", "SA_BETREE", "BPLUS", "SA_BPLUS", "SA_BETREE_SW", "SA_BPLUS_SW"})
+    @Param({"BETREE", "SA_BETREE", "BPLUS", "SA_BPLUS", "SA_BETREE_SW", "SA_BPLUS_SW", "SA_BETREE_ST", "SA_BPLUS_ST"})
     String structure;
 
     /** Records per write: 1 is one {@code put} per record (the paper's per-record ingestion). */

@@ -85,6 +85,17 @@ public enum BenchStructure {
                     .concurrency(Concurrency.SINGLE_WRITER).build());
         }
     },
+    /**
+     * The SA Bε-tree confined to one thread, as {@link #SA_BPLUS_ST}: no locks, plain counters, like the Bε-tree
+     * itself, which is not thread-safe (the like-for-like build for single-threaded comparisons, SWARE Fig. 20).
+     */
+    SA_BETREE_ST("sa-betree-st", "SA Bε-tree, single thread") {
+        @Override
+        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
+            return IndexTarget.of(sware(Indexes.saBeTree(), bufferCapacity, flushFraction)
+                    .concurrency(Concurrency.SINGLE_THREAD).build());
+        }
+    },
     /** {@link TreeMap}, the JDK's red-black tree. */
     TREEMAP("treemap", "java.util.TreeMap") {
         @Override

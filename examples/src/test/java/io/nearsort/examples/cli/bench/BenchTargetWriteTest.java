@@ -70,7 +70,8 @@ class BenchTargetWriteTest {
     void theFlushFractionReachesTheSwareBuffer() {
         final long[] keys = KLGenerator.workload(10_001).scrambled(true).seed(5).generate();
         for (final BenchStructure structure : new BenchStructure[] {BenchStructure.SA_BPLUS, BenchStructure.SA_BPLUS_SW,
-            BenchStructure.SA_BPLUS_ST, BenchStructure.SA_BETREE, BenchStructure.SA_BETREE_SW}) {
+            BenchStructure.SA_BPLUS_ST, BenchStructure.SA_BETREE, BenchStructure.SA_BETREE_SW,
+            BenchStructure.SA_BETREE_ST}) {
             for (final double fraction : new double[] {Double.NaN, 0.75, 1.0}) {
                 try (BenchTarget target = structure.create(10_000, fraction)) {
                     target.write(keys, keys, 1); // the last put finds the buffer full: one flush cycle
