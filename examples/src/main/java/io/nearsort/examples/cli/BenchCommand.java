@@ -71,8 +71,8 @@ final class BenchCommand extends NearsortMain.Subcommand {
                     + "B+-tree, SWARE), sa-bplus-sw (SA B+-tree for a single writer thread), sa-bplus-st (SA B+-tree "
                     + "confined to one thread), sbtree (SB-Tree: segmented blocks of per-thread blocks, concurrent), "
                     + "betree (the papers' Bε-tree, writes buffered as messages in its nodes), sa-betree (SA Bε-tree, "
-                    + "SWARE over it), sa-betree-sw (SA Bε-tree for a single writer thread), sa-betree-st (SA Bε-tree confined to one thread), "
-                    + "treemap, skiplist (default ${DEFAULT-VALUE})")
+                    + "SWARE over it), sa-betree-sw (SA Bε-tree for a single writer thread), sa-betree-st (SA "
+                    + "Bε-tree confined to one thread), treemap, skiplist (default ${DEFAULT-VALUE})")
     List<String> structures;
 
     @Option(names = "--baseline", paramLabel = "NAME", defaultValue = "bplus",

@@ -81,8 +81,8 @@ class BenchCommandTest {
         for (final String batch : new String[] {"1", "500", "7", "all"}) {
             final Path csv = dir.resolve("batch-" + batch + ".csv");
             final Cli cli = Cli.run("bench", "-n", "20k", "--late", "0.5", "--repeat", "1", "-s",
-                    "bplus,bplus-tail-bulk,sa-bplus,sa-bplus-sw,sa-bplus-st,sbtree,betree,sa-betree,sa-betree-sw,sa-betree-st,"
-                    + "treemap,skiplist",
+                    "bplus,bplus-tail-bulk,sa-bplus,sa-bplus-sw,sa-bplus-st,sbtree,betree,sa-betree,sa-betree-sw,"
+                    + "sa-betree-st,treemap,skiplist",
                     "--lookups", "5k", "--scans", "200", "--mix", "50:50", "--verify", "--buffer", "300", "--batch", batch,
                     "--csv", csv.toString());
             assertEquals(0, cli.exitCode, cli.toString());
