@@ -211,7 +211,11 @@ public final class SortednessAwareIndex implements LongIndex {
 
     @Override
     public void put(final long key, final long value) {
-        if (concurrency != Concurrency.MULTI_WRITER && appendWithoutLock(key, value)) {
+        // The thread that wrote last (never set in a multi-writer index) appends without a lock: in order when
+        // the buffer allows it, which one field tells (SwareBuffer.appendInOrder), else into the unsorted section.
+        if (writerThread == Thread.currentThread()
+                && (buffer.appendInOrder(key, value) || appendWithoutLock(key, value))) {
+            buffer.publish();
             return;
         }
         sortAheadOfFlush();
@@ -224,22 +228,29 @@ public final class SortednessAwareIndex implements LongIndex {
     }
 
     /**
-     * The common case of a single-writer or single-thread index: the thread that wrote last appends (in order,
-     * {@code SwareBuffer.appendInOrder}, when it can) and publishes without a lock when the buffer has room and
-     * nothing else is due (a requested query-driven sort, a write from inside this thread's scan, which the locked
-     * path refuses). Returns false, having done nothing, when the locked path must take the write: then, and for
-     * the first write of any other thread, {@link #lockForWrite} records the writer and reports a second thread
-     * writing at the same moment.
+     * The writer thread's append of a key {@code SwareBuffer.appendInOrder} did not take (out of order, or into a
+     * buffer that is not one ascending run), without a lock when the buffer has room and nothing else is due (a
+     * requested query-driven sort, a write from inside this thread's scan, which the locked path refuses); the
+     * caller publishes it. Returns false, having done nothing, when the locked path must take the write: then, and
+     * for the first write of any other thread, {@link #lockForWrite} records the writer and reports a second
+     * thread writing at the same moment. {@link #allowInOrderAppends} keeps the in-order appends' gate in step
+     * with this one.
      */
     private boolean appendWithoutLock(final long key, final long value) {
-        if (writerThread != Thread.currentThread() || !lockFreeAppendAllowed()) {
+        if (!lockFreeAppendAllowed()) {
             return false;
         }
-        if (!buffer.appendInOrder(key, value)) {
-            buffer.append(key, value, false);
-        }
-        buffer.publish();
+        buffer.append(key, value, false);
         return true;
+    }
+
+    /**
+     * Tells the buffer whether in-order appends may go without the lock: not inside the writer's own scan, not
+     * once closed or failed. (A requested query-driven sort does not stop them: an in-order buffer has no unsorted
+     * entry to sort.) Called wherever one of those changes, by the thread that changes it.
+     */
+    private void allowInOrderAppends() {
+        buffer.allowInOrderAppends(scanDepth == 0 && !closed && emitFailure == null);
     }
 
     /**
@@ -697,6 +708,7 @@ public final class SortednessAwareIndex implements LongIndex {
             publishTreeBound(); // before point reads stop reading the run
         } catch (RuntimeException | Error e) {
             emitFailure = e;
+            allowInOrderAppends();
             throw e;
         } finally {
             emitting = false;
@@ -1047,8 +1059,8 @@ public final class SortednessAwareIndex implements LongIndex {
         final boolean treeLocked = awaitWholeTree();
         final boolean counted = !locking
                 || (concurrency == Concurrency.SINGLE_WRITER && Thread.currentThread() == writerThread);
-        if (counted) {
-            scanDepth++;
+        if (counted && scanDepth++ == 0) {
+            allowInOrderAppends();
         }
         try {
             if (lo > hi) {
@@ -1064,8 +1076,8 @@ public final class SortednessAwareIndex implements LongIndex {
             };
             return MergedScan.ascending(buffer, n, tree, lo, hi, visitor);
         } finally {
-            if (counted) {
-                scanDepth--;
+            if (counted && --scanDepth == 0) {
+                allowInOrderAppends();
             }
             unlockForRead(treeLocked);
         }
@@ -1282,6 +1294,7 @@ public final class SortednessAwareIndex implements LongIndex {
                 treeLock.writeLock().lock(); // a detached run on its way to the tree arrives first
                 try {
                     closed = true;
+                    allowInOrderAppends();
                     tree.close();
                 } finally {
                     treeLock.writeLock().unlock();

@@ -114,6 +114,16 @@ final class SwareBuffer {
      * (the callers scan then). Writer-side state, like {@link #size}.
      */
     private boolean strictlyAscending = true;
+    /**
+     * The size below which {@link #appendInOrder} may append: the capacity while the buffer is one strictly
+     * ascending run whose markers follow the size ({@link #AT_SIZE}), it holds no tombstone and its owner allows
+     * appends without a lock ({@link #allowInOrderAppends}), 0 otherwise. Derived from those fields ({@link
+     * #refreshInOrderLimit}) wherever they change, so that the per-record path tests one field instead of eight.
+     * Writer-side state.
+     */
+    private int inOrderLimit;
+    /** The owner's part of {@link #inOrderLimit}: whether an in-order append may skip the owner's lock. */
+    private boolean inOrderAppendsAllowed = true;
     final int[] blockStarts = new int[MAX_BLOCKS + 1];
     int blockCount;
     private int blocksEnd;
@@ -197,6 +207,31 @@ final class SwareBuffer {
             this.zoneBlooms = null;
             this.globalBloom = null;
         }
+        refreshInOrderLimit();
+    }
+
+    /** Recomputes {@link #inOrderLimit} from the fields it summarises; called after any of them changes. */
+    private void refreshInOrderLimit() {
+        inOrderLimit = inOrderAppendsAllowed && previousBoundary == AT_SIZE && sortedPrefixEnd == AT_SIZE
+                && strictlyAscending && !mayHoldTombstones ? capacity : 0;
+    }
+
+    /**
+     * Lets {@link #appendInOrder} append, or stops it (it then returns false and the owner takes its locked path):
+     * the owner's conditions for a write without its lock, such as not being closed.
+     */
+    void allowInOrderAppends(final boolean allowed) {
+        inOrderAppendsAllowed = allowed;
+        refreshInOrderLimit();
+    }
+
+    /** Whether {@link #inOrderLimit} is what its fields say; for tests, -1 when it is. */
+    int inOrderLimitViolation() {
+        final int limit = inOrderLimit;
+        refreshInOrderLimit();
+        final boolean held = limit == inOrderLimit;
+        inOrderLimit = limit;
+        return held ? -1 : limit;
     }
 
     boolean isFull() {
@@ -393,6 +428,7 @@ final class SwareBuffer {
         }
         if (repeats) {
             strictlyAscending = false;
+            inOrderLimit = 0;
         }
         final int n = end - from;
         System.arraycopy(ks, from, keys, p, n);
@@ -413,21 +449,18 @@ final class SwareBuffer {
 
     /**
      * The common case of an in-order stream, cheaper than {@link #append}: appends {@code key} if it extends a
-     * buffer that is one strictly ascending sorted run (the main sorted section, nothing after it, Fig. 5a/5d) and
-     * there is room. Every marker moves as {@link #append} would move it. Returns false, having changed nothing,
+     * buffer that is one strictly ascending sorted run (the main sorted section, nothing after it, Fig. 5a/5d),
+     * there is room and the owner allows it ({@link #allowInOrderAppends}); all of that is one test of {@link
+     * #inOrderLimit}. Every marker moves as {@link #append} would move it. Returns false, having changed nothing,
      * otherwise.
      */
     boolean appendInOrder(final long key, final long value) {
         final int p = size;
-        if (p == capacity || previousBoundary != AT_SIZE || sortedPrefixEnd != AT_SIZE || !strictlyAscending
-                || (p > 0 && key <= maxKey)) {
+        if (p >= inOrderLimit || (p > 0 && key <= maxKey)) {
             return false;
         }
         keys[p] = key;
-        values[p] = value;
-        if (mayHoldTombstones) {
-            tombstones[p] = false;
-        }
+        values[p] = value; // no tombstone in the buffer (inOrderLimit): the flags are all false already
         if (p == 0) {
             minKey = key;
         }
@@ -447,6 +480,7 @@ final class SwareBuffer {
         values[p] = value;
         if (tombstone) {
             mayHoldTombstones = true;
+            inOrderLimit = 0;
         }
         if (mayHoldTombstones) {
             tombstones[p] = tombstone;
@@ -478,6 +512,7 @@ final class SwareBuffer {
      * the end of the in-order entries (before the append is published).
      */
     private void pinMarkers(final int p) {
+        inOrderLimit = 0;
         if (previousBoundary == AT_SIZE) {
             previousBoundary = p;
         }
@@ -501,6 +536,7 @@ final class SwareBuffer {
     /** For an append at {@code p} not above its predecessor: no longer strictly ascending; a descent feeds K and L. */
     private void noteRepeatOrDescent(final int p, final long key) {
         strictlyAscending = false;
+        inOrderLimit = 0;
         if (key < keys[p - 1]) {
             estimateDisplacement(p, key);
         }
@@ -742,6 +778,7 @@ final class SwareBuffer {
         }
         // [from, size) is now strictly ascending; so is the whole buffer when it was all sorted.
         strictlyAscending = from == 0 || (count < 0 && strictlyAscending);
+        refreshInOrderLimit();
     }
 
     /**
@@ -755,6 +792,7 @@ final class SwareBuffer {
         aheadSize = size;
         aheadReorganizations = reorganizations;
         sortedAhead = true;
+        refreshInOrderLimit(); // the sort may have found the buffer strictly ascending
     }
 
     /**
@@ -1108,6 +1146,7 @@ final class SwareBuffer {
             blockStarts[b] = Math.max(0, blockStarts[b] - n);
         }
         blocksEnd = Math.max(0, blocksEnd - n);
+        refreshInOrderLimit();
     }
 
     /** Drops every entry (all flushed): an empty buffer, as after a flush that took everything. */
@@ -1145,6 +1184,7 @@ final class SwareBuffer {
             minKey = keys[0];
             maxKey = keys[size - 1];
         }
+        refreshInOrderLimit();
     }
 
     /**

@@ -330,9 +330,12 @@ class SortednessAwareIndexBehaviourTest {
         }
     }
 
-    @Test
-    void aScanConsumerMustNotWrite() {
-        try (SortednessAwareIndex index = smallZones(100)) {
+    /** Every mode; the consumer's writes come in order, which a single writer appends without its lock. */
+    @ParameterizedTest
+    @EnumSource(Concurrency.class)
+    void aScanConsumerMustNotWrite(final Concurrency concurrency) {
+        try (SortednessAwareIndex index = Indexes.saBPlusTree().pageSize(512).bufferCapacity(100)
+                .concurrency(concurrency).build()) {
             index.put(1, 1);
             index.put(2, 2);
             assertThrows(ConcurrentModificationException.class,
@@ -341,21 +344,31 @@ class SortednessAwareIndexBehaviourTest {
             index.forEachInRange(0, 10, (k, v) -> sum[0] += index.getOrDefault(k, 0));
             assertEquals(3, sum[0], "reads inside a scan are allowed");
             assertEquals(2, index.size());
+            index.put(3, 3); // after the scans, in order again
+            assertEquals(3, index.getOrDefault(3, 0));
         }
     }
 
-    @Test
-    void closeFreesTheTreeAndLaterCallsFail() {
+    /** Every mode; the last writes before the close came in order, and so does the refused one. */
+    @ParameterizedTest
+    @EnumSource(Concurrency.class)
+    void closeFreesTheTreeAndLaterCallsFail(final Concurrency concurrency) {
         final BPlusTree tree = Indexes.bPlusTree().splitRatio(0.8).build();
-        final SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(100).over(tree);
+        final SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(100).concurrency(concurrency)
+                .over(tree);
         for (long key = 0; key < 10_000; key++) {
             index.put(key * 31 % 10_007, key);
+        }
+        index.flush();
+        for (long key = 20_000; key < 20_050; key++) {
+            index.put(key, key);
         }
         assertTrue(tree.bytesInUse() > 0);
         index.close();
         index.close();
         assertEquals(0, tree.bytesInUse());
         assertEquals(0, tree.bytesAllocated());
+        assertThrows(IllegalStateException.class, () -> index.put(20_050, 1));
         assertThrows(IllegalStateException.class, () -> index.put(1, 1));
         assertThrows(IllegalStateException.class, () -> index.remove(1));
         assertThrows(IllegalStateException.class, () -> index.getOrDefault(1, 1));

@@ -25,7 +25,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   zone maxima the writer keeps for its displacement estimate are each zone's largest key;</li>
  *   <li>the main sorted section and the sorted prefix, whose ends follow the size while appends stay in order:
  *   both ascend, and no entry after the prefix is below its last key;</li>
- *   <li>the tombstone arrays, left alone while the buffer holds no tombstone: then they mark nothing.</li>
+ *   <li>the tombstone arrays, left alone while the buffer holds no tombstone: then they mark nothing;</li>
+ *   <li>the in-order append's limit, which summarises the markers above for the per-record path: it is what
+ *   they say.</li>
  * </ul>
  */
 class SwareBufferMarkersTest {
@@ -90,6 +92,8 @@ class SwareBufferMarkersTest {
                             + " prefix is below its last key)");
                     assertEquals(-1, buffer.tombstoneViolation(), "seed " + seed + ", op " + op
                             + ": the buffer holds no tombstone, yet its tombstone arrays mark that position");
+                    assertEquals(-1, buffer.inOrderLimitViolation(), "seed " + seed + ", op " + op
+                            + ": the in-order append's limit (that value) is not what the markers say");
                 }
                 assertEquals(oracle.size(), index.size(), "size");
                 oracle.forEach((k, v) -> assertEquals(v, index.getOrDefault(k, -1L), "key " + k));
