@@ -250,7 +250,12 @@ public final class SortednessAwareIndex implements LongIndex {
      * entry to sort.) Called wherever one of those changes, by the thread that changes it.
      */
     private void allowInOrderAppends() {
-        buffer.allowInOrderAppends(scanDepth == 0 && !closed && emitFailure == null);
+        buffer.allowInOrderAppends(writerMayAppendWithoutLock());
+    }
+
+    /** Not inside the writer's own scan (the locked path refuses that write), not closed, not failed. */
+    private boolean writerMayAppendWithoutLock() {
+        return scanDepth == 0 && !closed && emitFailure == null;
     }
 
     /**
@@ -269,7 +274,7 @@ public final class SortednessAwareIndex implements LongIndex {
     private boolean lockFreeAppendAllowed() {
         // scanDepth, not the lock's hold count: the appender never reads the lock's state, a cache line that
         // concurrent readers write.
-        return !buffer.isFull() && scanDepth == 0 && !sortRequested && !closed && emitFailure == null;
+        return !buffer.isFull() && !sortRequested && writerMayAppendWithoutLock();
     }
 
     /** Best-effort detection of a second writer of a single-writer or single-thread index (plain accesses). */
