@@ -39,6 +39,104 @@ class NodeSearchTest {
         }
     }
 
+    /**
+     * {@code lowerBoundOf} and {@code upperBoundOf} over key arrays of every length around the interpolation
+     * threshold, spread evenly, in bursts (where a straight line through the ends guesses badly), with runs of
+     * equal keys, with the extreme longs at the ends (whose differences overflow a long), and all equal; probed
+     * below, on, between and above every key, and over sub-ranges.
+     */
+    @Test
+    void lowerAndUpperBoundsAgreeWithALinearScan() {
+        try (PageArena arena = PageArena.builder().pageSize(4096).build()) {
+            final long page = arena.allocate();
+            final long address = page + NodeDescriptor.keyOffset(0);
+            final Node node = new Node(4096).initLeaf(page);
+            final SplittableRandom random = new SplittableRandom(11);
+            final int capacity = NodeDescriptor.leafCapacity(4096);
+            for (final String shape : new String[] {"even", "bursts", "repeats", "extremes", "equal", "random"}) {
+                for (final int count : new int[] {0, 1, 2, 15, 16, 17, 31, 64, 100, capacity}) {
+                    final long[] keys = keys(shape, count, random);
+                    for (int i = 0; i < count; i++) {
+                        node.setKey(i, keys[i]);
+                    }
+                    for (final long probe : probes(keys, random)) {
+                        for (final int[] range : new int[][] {{0, count}, {count / 3, count}, {0, count - count / 4},
+                                {count / 5, count - count / 5}}) {
+                            final String where = shape + ", count " + count + ", range [" + range[0] + ", "
+                                    + range[1] + "), key " + probe;
+                            assertEquals(linearLowerBound(keys, range[0], range[1], probe),
+                                    Node.lowerBoundOf(address, range[0], range[1], probe), "lower bound, " + where);
+                            assertEquals(linearUpperBound(keys, range[0], range[1], probe),
+                                    Node.upperBoundOf(address, range[0], range[1], probe), "upper bound, " + where);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** Ascending keys of the named shape. */
+    private static long[] keys(final String shape, final int count, final SplittableRandom random) {
+        final long[] keys = new long[count];
+        long key = switch (shape) {
+            case "extremes" -> Long.MIN_VALUE;
+            case "random" -> random.nextLong() / 2;
+            default -> random.nextInt(1000);
+        };
+        for (int i = 0; i < count; i++) {
+            keys[i] = key;
+            key += switch (shape) {
+                case "even" -> 10;
+                case "bursts" -> random.nextInt(20) == 0 ? 1_000_000_000L : 1;
+                case "repeats" -> random.nextInt(3) == 0 ? 1 + random.nextInt(3) : 0;
+                case "equal" -> 0;
+                case "random" -> 1 + random.nextInt(1 << 20);
+                default -> 1 + random.nextInt(5); // extremes: the ends are set below
+            };
+        }
+        if (shape.equals("extremes") && count > 1) {
+            keys[count - 1] = Long.MAX_VALUE;
+        }
+        return keys;
+    }
+
+    /** Each key, its neighbours, points between keys, and the extreme longs. */
+    private static long[] probes(final long[] keys, final SplittableRandom random) {
+        final long[] probes = new long[keys.length * 3 + 12];
+        int n = 0;
+        for (final long key : keys) {
+            probes[n++] = key;
+            probes[n++] = key == Long.MIN_VALUE ? key : key - 1;
+            probes[n++] = key == Long.MAX_VALUE ? key : key + 1;
+        }
+        probes[n++] = Long.MIN_VALUE;
+        probes[n++] = Long.MAX_VALUE;
+        probes[n++] = Long.MIN_VALUE + 1;
+        probes[n++] = Long.MAX_VALUE - 1;
+        probes[n++] = 0;
+        while (n < probes.length) {
+            probes[n++] = keys.length == 0 ? random.nextLong()
+                    : keys[0] + (long) (random.nextDouble() * ((double) keys[keys.length - 1] - keys[0]));
+        }
+        return probes;
+    }
+
+    private static int linearLowerBound(final long[] keys, final int from, final int to, final long key) {
+        int i = from;
+        while (i < to && keys[i] < key) {
+            i++;
+        }
+        return i;
+    }
+
+    private static int linearUpperBound(final long[] keys, final int from, final int to, final long key) {
+        int i = from;
+        while (i < to && keys[i] <= key) {
+            i++;
+        }
+        return i;
+    }
+
     private static int linearUpperBound(final long[] keys, final long key) {
         int i = 0;
         while (i < keys.length && keys[i] <= key) {
