@@ -375,8 +375,8 @@ public final class Node {
     /**
      * {@link #upperBound} of the node at {@code page} over its keys {@code [from, count)}, searched forward from
      * {@code from}: keys {@code from}, {@code from + 2}, {@code from + 6}, ... (galloping) until one exceeds
-     * {@code key}, then a binary search of the last step. For a key that lies a few slots past {@code from} (a
-     * finger search), it reads the cache lines next to {@code from} rather than the node's middle.
+     * {@code key}, then a search ({@link #upperBoundOf}) of the last step. For a key that lies a few slots past
+     * {@code from} (a finger search), it reads the cache lines next to {@code from} rather than the node's middle.
      *
      * @param page the off-heap address of a node page
      * @param from the first key to search, in {@code [0, count]}: the caller knows every key before it is
