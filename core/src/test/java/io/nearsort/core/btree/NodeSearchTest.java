@@ -138,10 +138,6 @@ class NodeSearchTest {
     }
 
     private static int linearUpperBound(final long[] keys, final long key) {
-        int i = 0;
-        while (i < keys.length && keys[i] <= key) {
-            i++;
-        }
-        return i;
+        return linearUpperBound(keys, 0, keys.length, key);
     }
 }
