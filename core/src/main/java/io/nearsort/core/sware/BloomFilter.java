@@ -66,6 +66,9 @@ final class BloomFilter {
 
     /** Whether a key with this {@link #hash} may have been added; false means certainly not. */
     boolean mightContain(final long hash) {
+        if (probes == BLOCK_WORDS) {
+            return mightContainOnePerWord(hash);
+        }
         final int base = block(hash) * BLOCK_WORDS;
         final long[] w = words;
         long bits = probeBits(hash);
@@ -85,6 +88,27 @@ final class BloomFilter {
                 bits >>>= PROBE_BITS;
             }
         }
+        return missing == 0;
+    }
+
+    /**
+     * {@link #mightContain} with exactly one probe per word (8 probes: 10 bits per entry, the default), which
+     * every word covers: the same bits without the probe masks, written out. Lookups of keys inside the buffer's
+     * range probe the filter every time, and the fewer instructions let more of them overlap their cache misses:
+     * independent lookups of scrambled keys in a 10M-key single-thread index went from ~585 to ~520 ns.
+     */
+    private boolean mightContainOnePerWord(final long hash) {
+        final int base = block(hash) * BLOCK_WORDS;
+        final long[] w = words;
+        final long bits = probeBits(hash) >>> 3; // as mightContain: the first 3 bits pick no word here
+        final long missing = (1L << bits & ~w[base])
+                | (1L << (bits >>> PROBE_BITS) & ~w[base + 1])
+                | (1L << (bits >>> 2 * PROBE_BITS) & ~w[base + 2])
+                | (1L << (bits >>> 3 * PROBE_BITS) & ~w[base + 3])
+                | (1L << (bits >>> 4 * PROBE_BITS) & ~w[base + 4])
+                | (1L << (bits >>> 5 * PROBE_BITS) & ~w[base + 5])
+                | (1L << (bits >>> 6 * PROBE_BITS) & ~w[base + 6])
+                | (1L << (bits >>> 7 * PROBE_BITS) & ~w[base + 7]);
         return missing == 0;
     }
 
