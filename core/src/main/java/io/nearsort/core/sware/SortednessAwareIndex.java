@@ -60,6 +60,12 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *   do it at its next write, and a range read merges a private sorted copy of the unsorted entries in its range.
  *   Two threads found writing at once get a {@link ConcurrentModificationException} (a best-effort check, as
  *   {@code HashMap}'s: a race it misses may corrupt the buffer).</li>
+ *   <li>{@link Concurrency#PINNED_WRITER}: as {@link Concurrency#SINGLE_WRITER}, with the writer pinned to the
+ *   first thread that writes. Another thread's write, or its close while that thread is alive, gets an
+ *   {@link IllegalStateException} (checked under the exclusive lock: none escapes it once the first write has
+ *   returned). In exchange the owner's point reads ({@link #getOrDefault}, {@link #containsKey}) take no lock:
+ *   nothing but the owner changes the buffer or the tree, or frees them. Other threads read as beside a single
+ *   writer; the owner's scans, sizes and statistics take the shared lock as theirs do.</li>
  *   <li>{@link Concurrency#SINGLE_THREAD}: no synchronisation at all, reads included, and read counters are
  *   plain counts, so a lookup executes no atomic instruction; the same best-effort check of two writers.</li>
  * </ul>
@@ -164,6 +170,17 @@ public final class SortednessAwareIndex implements LongIndex {
     private volatile long treeReadBound = Long.MIN_VALUE;
     /** Whether the locks are used at all: false for {@link Concurrency#SINGLE_THREAD}. */
     private final boolean locking;
+    /** {@link Concurrency#SINGLE_WRITER} or {@link Concurrency#PINNED_WRITER}: one writer, lock-free appends. */
+    private final boolean singleWriter;
+    /** {@link Concurrency#PINNED_WRITER}: the first writer is {@link #owner} for good. */
+    private final boolean pinned;
+    /**
+     * The thread a {@link Concurrency#PINNED_WRITER} index is pinned to: set once, by its first write, under the
+     * exclusive lock, and never changed. A thread that finds itself here set it, so the owner's lock-free point
+     * reads ({@link #sizeForOwnerRead}) need no ordering to trust it; a thread that takes the lock after that
+     * first write sees it set.
+     */
+    private Thread owner;
     /**
      * Changes other than lock-free appends (reorganisations, tree writes, locked appends), counted on the write
      * side at the end of each: together with the visible buffer size, it identifies the content ({@link #size}).
@@ -192,6 +209,8 @@ public final class SortednessAwareIndex implements LongIndex {
         this.structureName = "SA " + tree.stats().structure();
         this.concurrency = config.concurrency();
         this.locking = concurrency != Concurrency.SINGLE_THREAD;
+        this.singleWriter = concurrency == Concurrency.SINGLE_WRITER || concurrency == Concurrency.PINNED_WRITER;
+        this.pinned = concurrency == Concurrency.PINNED_WRITER;
         this.treeReadsBesideWriter = locking && tree.concurrentPointReads();
         this.batchesBesideReaders = treeReadsBesideWriter && config.sortedBatchesPastBuffer();
         publishTreeBound(); // a tree built elsewhere may hold keys already
@@ -265,7 +284,7 @@ public final class SortednessAwareIndex implements LongIndex {
      * (§IV-A) sort under the lock as before.
      */
     private void sortAheadOfFlush() {
-        if (concurrency == Concurrency.SINGLE_WRITER && buffer.isFull() && writerThread == Thread.currentThread()
+        if (singleWriter && buffer.isFull() && writerThread == Thread.currentThread()
                 && scanDepth == 0 && !closed && emitFailure == null && !flushesPrefixFirst() && !treeAtBound()) {
             buffer.sortAhead(sorter, counters);
         }
@@ -320,7 +339,7 @@ public final class SortednessAwareIndex implements LongIndex {
                     continue;
                 }
             }
-            if (concurrency == Concurrency.SINGLE_WRITER) {
+            if (singleWriter) {
                 i = appendChunkWithoutLock(keys, values, i, end);
                 if (i == end) {
                     continue;
@@ -374,7 +393,7 @@ public final class SortednessAwareIndex implements LongIndex {
                 return 0;
             }
         }
-        if (batchesBesideReaders && concurrency == Concurrency.SINGLE_WRITER
+        if (batchesBesideReaders && singleWriter
                 && appendBesideReaders(ks, vs, from, end)) {
             return end - from;
         }
@@ -471,8 +490,8 @@ public final class SortednessAwareIndex implements LongIndex {
      * earlier position from which the locked path goes on, publishing what was appended here at its unlock.
      */
     private int appendChunkWithoutLock(final long[] keys, final long[] values, final int from, final int end) {
-        if (!lockFreeAppendAllowed()) {
-            return from;
+        if (!lockFreeAppendAllowed() || (pinned && owner != Thread.currentThread())) {
+            return from; // the locked path records the writer, or refuses one the pin forbids
         }
         int i = from;
         enterWriter();
@@ -559,11 +578,21 @@ public final class SortednessAwareIndex implements LongIndex {
         if (locking ? lock.getReadLockCount() > 0 && lock.getReadHoldCount() > 0 : scanDepth > 0) {
             throw new ConcurrentModificationException("cannot write to the index from inside one of its scans");
         }
-        if (concurrency != Concurrency.MULTI_WRITER) {
-            enterWriter();
-        }
-        if (locking) {
+        if (pinned) {
+            // The pin is checked under the lock, where a thread sees the owner that any earlier write recorded.
             acquireExclusive(lock);
+            if (!pinTo(Thread.currentThread())) {
+                lock.writeLock().unlock();
+                throw pinnedTo("write to");
+            }
+            enterWriter();
+        } else {
+            if (concurrency != Concurrency.MULTI_WRITER) {
+                enterWriter();
+            }
+            if (locking) {
+                acquireExclusive(lock);
+            }
         }
         if (closed || emitFailure != null) {
             releaseWriteSide();
@@ -578,6 +607,24 @@ public final class SortednessAwareIndex implements LongIndex {
                 sortForQueries();
             }
         }
+    }
+
+    /**
+     * Pins a {@link Concurrency#PINNED_WRITER} index to {@code thread} if it is not pinned yet; called under the
+     * exclusive lock. Returns whether {@code thread} is the owner.
+     */
+    private boolean pinTo(final Thread thread) {
+        if (owner == null) {
+            owner = thread;
+        }
+        return owner == thread;
+    }
+
+    private IllegalStateException pinnedTo(final String action) {
+        return new IllegalStateException("thread " + Thread.currentThread().getName() + " may not " + action
+                + " this SortednessAwareIndex: built with concurrency(PINNED_WRITER), it is pinned to thread "
+                + owner.getName() + (action.startsWith("close") ? " while that thread is alive" : "")
+                + "; build it with concurrency(SINGLE_WRITER) to hand writes over between threads");
     }
 
     /**
@@ -916,6 +963,13 @@ public final class SortednessAwareIndex implements LongIndex {
 
     @Override
     public long getOrDefault(final long key, final long defaultValue) {
+        if (pinned && owner == Thread.currentThread()) {
+            final int pos = findInBuffer(key, sizeForOwnerRead());
+            if (pos >= 0) {
+                return buffer.tombstones[pos] ? defaultValue : buffer.values[pos];
+            }
+            return treeMayContain(key) ? tree.getOrDefault(key, defaultValue) : defaultValue;
+        }
         final int n = lockForRead(false);
         boolean treeLocked = false;
         try {
@@ -939,6 +993,13 @@ public final class SortednessAwareIndex implements LongIndex {
 
     @Override
     public boolean containsKey(final long key) {
+        if (pinned && owner == Thread.currentThread()) {
+            final int pos = findInBuffer(key, sizeForOwnerRead());
+            if (pos >= 0) {
+                return !buffer.tombstones[pos];
+            }
+            return treeMayContain(key) && tree.containsKey(key);
+        }
         final int n = lockForRead(false);
         boolean treeLocked = false;
         try {
@@ -955,6 +1016,30 @@ public final class SortednessAwareIndex implements LongIndex {
         } finally {
             unlockForRead(treeLocked);
         }
+    }
+
+    /**
+     * The buffer size a point read of a {@link Concurrency#PINNED_WRITER} index's owner uses, which takes no lock:
+     * the owner is the only thread that changes the buffer or the tree, and the only one that may close the index
+     * while it lives, so nothing changes under its read. The readers it may run beside write only the zonemaps and
+     * Bloom filters, under {@code SwareBuffer}'s own lock, and only up to the size they loaded, which the owner
+     * published. A read that calls for query-driven sorting (§IV-C) sorts at once, under the exclusive lock, as
+     * the writer's next write would (not from inside the owner's own scan, which holds the shared lock).
+     */
+    private int sizeForOwnerRead() {
+        if (closed || emitFailure != null) {
+            throw unusable();
+        }
+        if (scanDepth == 0 && needsSort(false, buffer.size)) {
+            acquireExclusive(lock);
+            try {
+                sortRequested = false;
+                sortForQueries();
+            } finally {
+                lock.writeLock().unlock();
+            }
+        }
+        return buffer.size;
     }
 
     /**
@@ -1055,7 +1140,7 @@ public final class SortednessAwareIndex implements LongIndex {
         Objects.requireNonNull(consumer, "consumer");
         int n = lockForRead(false);
         if (lo <= hi && buffer.overlaps(lo, hi, n) && n > buffer.unsortedStart(n)
-                && concurrency != Concurrency.SINGLE_WRITER) {
+                && !singleWriter) {
             // The merge is cheapest with every buffer component sorted (§IV-C): sort the unsorted section first.
             // (A single writer may be appending: the merge takes a private sorted copy instead.)
             unlockForRead(false);
@@ -1063,7 +1148,7 @@ public final class SortednessAwareIndex implements LongIndex {
         }
         final boolean treeLocked = awaitWholeTree();
         final boolean counted = !locking
-                || (concurrency == Concurrency.SINGLE_WRITER && Thread.currentThread() == writerThread);
+                || (singleWriter && Thread.currentThread() == writerThread);
         if (counted && scanDepth++ == 0) {
             allowInOrderAppends();
         }
@@ -1138,7 +1223,7 @@ public final class SortednessAwareIndex implements LongIndex {
             throw unusable();
         }
         final int n = buffer.visibleSize();
-        if (concurrency == Concurrency.SINGLE_WRITER) {
+        if (singleWriter) {
             if (!sortRequested && needsSort(false, n)) {
                 sortRequested = true;
             }
@@ -1295,6 +1380,11 @@ public final class SortednessAwareIndex implements LongIndex {
         }
         lock.writeLock().lock();
         try {
+            // The owner's reads take no lock: only it closes the index while it lives. Its termination orders
+            // everything it did before this thread's isAlive() returns false (JLS 17.4.4).
+            if (pinned && !closed && owner != null && owner != Thread.currentThread() && owner.isAlive()) {
+                throw pinnedTo("close");
+            }
             if (!closed) {
                 treeLock.writeLock().lock(); // a detached run on its way to the tree arrives first
                 try {

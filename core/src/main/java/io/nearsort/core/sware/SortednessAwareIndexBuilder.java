@@ -166,7 +166,9 @@ public final class SortednessAwareIndexBuilder {
     /**
      * Which threads may use the index at once (default {@link Concurrency#MULTI_WRITER}): {@link
      * Concurrency#SINGLE_WRITER} appends without a lock (one writer thread, any readers), {@link
-     * Concurrency#SINGLE_THREAD} drops all synchronisation. {@link SortednessAwareIndex} states the guarantees.
+     * Concurrency#PINNED_WRITER} also reads without a lock on the writer's thread, to which it pins writes and
+     * close, {@link Concurrency#SINGLE_THREAD} drops all synchronisation. {@link SortednessAwareIndex} states the
+     * guarantees.
      *
      * @param mode the threads that may use the index at once; not null
      * @return this builder

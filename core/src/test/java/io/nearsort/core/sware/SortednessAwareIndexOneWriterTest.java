@@ -65,7 +65,15 @@ class SortednessAwareIndexOneWriterTest {
                 Arguments.of(BETREE, Concurrency.MULTI_WRITER, 64, LATE),
                 Arguments.of(BETREE, Concurrency.MULTI_WRITER, 2_000, LATE),
                 Arguments.of(BETREE, Concurrency.SINGLE_WRITER, 2_000, SORTED),
-                Arguments.of(BETREE, Concurrency.SINGLE_WRITER, 2_000, FAR));
+                Arguments.of(BETREE, Concurrency.SINGLE_WRITER, 2_000, FAR),
+                // The pinned writer reads its own writes without a lock, beside the readers.
+                Arguments.of(BPLUS, Concurrency.PINNED_WRITER, 1, LATE),
+                Arguments.of(BPLUS, Concurrency.PINNED_WRITER, 64, LATE),
+                Arguments.of(BPLUS, Concurrency.PINNED_WRITER, 2_000, LATE),
+                Arguments.of(BPLUS, Concurrency.PINNED_WRITER, 2_000, SORTED),
+                Arguments.of(BPLUS, Concurrency.PINNED_WRITER, 2_000, FAR),
+                Arguments.of(BETREE, Concurrency.PINNED_WRITER, 64, LATE),
+                Arguments.of(BETREE, Concurrency.PINNED_WRITER, 2_000, FAR));
     }
 
     /** The writer's log: op i writes {@code values[i]} to {@code keys[i]}, or deletes it when {@code removes[i]}. */
@@ -239,9 +247,10 @@ class SortednessAwareIndexOneWriterTest {
                 index.put(log.keys[from], log.values[from]);
             }
             done = to;
-            if (step % 97 == 0) { // read-your-writes
+            if (step % 7 == 0) { // read-your-writes
                 final long key = log.keys[to - 1];
                 check(log.plausible(key, index.getOrDefault(key, MISSING), to, to), "the writer reads its own write");
+                check(index.containsKey(key) == !log.removes[to - 1], "the writer finds its own write");
             }
             from = to;
         }

@@ -23,6 +23,7 @@ class SortednessAwareIndexOracleTest {
         final Concurrency multi = Concurrency.MULTI_WRITER;
         final Concurrency single = Concurrency.SINGLE_WRITER;
         final Concurrency thread = Concurrency.SINGLE_THREAD;
+        final Concurrency pinned = Concurrency.PINNED_WRITER;
         return Stream.of(
                 // concurrency, buffer, bloom bits, query-driven sort threshold, key pattern, seed, operations
                 Arguments.of(multi, 1, 10, 0.1, KeyPattern.MIXED, 1L, 300_000),
@@ -40,6 +41,11 @@ class SortednessAwareIndexOracleTest {
                 Arguments.of(single, 1_000, 10, 0.5, KeyPattern.NEAR_SORTED, 14L, 500_000),
                 Arguments.of(single, 10_000, 4, 0.02, KeyPattern.DESCENDING, 15L, 500_000),
                 Arguments.of(single, 100_000, 10, 0.1, KeyPattern.NEAR_SORTED, 16L, 500_000),
+                // The pinned writer's point reads, which take no lock (it is the test's thread).
+                Arguments.of(pinned, 1, 10, 0.1, KeyPattern.MIXED, 31L, 300_000),
+                Arguments.of(pinned, 100, 10, 0.1, KeyPattern.MIXED, 33L, 500_000),
+                Arguments.of(pinned, 10_000, 4, 0.02, KeyPattern.DESCENDING, 35L, 500_000),
+                Arguments.of(pinned, 100_000, 10, 0.1, KeyPattern.NEAR_SORTED, 36L, 500_000),
                 Arguments.of(thread, 1, 10, 0.1, KeyPattern.MIXED, 21L, 300_000),
                 Arguments.of(thread, 7, 0, 0.0, KeyPattern.DESCENDING, 22L, 300_000),
                 Arguments.of(thread, 100, 10, 0.1, KeyPattern.MIXED, 23L, 500_000),

@@ -68,7 +68,8 @@ final class BenchCommand extends NearsortMain.Subcommand {
     @Option(names = {"-s", "--structures"}, split = ",", paramLabel = "NAME", defaultValue = "bplus,sa-bplus,treemap",
             description = "structures to compare: bplus (the papers' baseline B+-tree), bplus-tail-bulk (80:20 "
                     + "splits and tail-leaf inserts; its putAll batches bulk-append ascending runs), sa-bplus (SA "
-                    + "B+-tree, SWARE), sa-bplus-sw (SA B+-tree for a single writer thread), sa-bplus-st (SA B+-tree "
+                    + "B+-tree, SWARE), sa-bplus-sw (SA B+-tree for a single writer thread), sa-bplus-pin (the same with "
+                    + "the writer pinned to its thread, whose lookups take no lock), sa-bplus-st (SA B+-tree "
                     + "confined to one thread), sbtree (SB-Tree: segmented blocks of per-thread blocks, concurrent), "
                     + "betree (the papers' Bε-tree, writes buffered as messages in its nodes), sa-betree (SA Bε-tree, "
                     + "SWARE over it), sa-betree-sw (SA Bε-tree for a single writer thread), sa-betree-st (SA "
@@ -90,7 +91,7 @@ final class BenchCommand extends NearsortMain.Subcommand {
     String batch;
 
     @Option(names = "--buffer", paramLabel = "ENTRIES|P%", defaultValue = "1%",
-            description = "SWARE buffer of the SA trees (sa-bplus, sa-bplus-sw, sa-bplus-st, sa-betree, "
+            description = "SWARE buffer of the SA trees (sa-bplus, sa-bplus-sw, sa-bplus-pin, sa-bplus-st, sa-betree, "
                     + "sa-betree-sw, sa-betree-st), in entries "
                     + "or %% of n (default ${DEFAULT-VALUE}, the papers' default)")
     String buffer;

@@ -81,7 +81,7 @@ class BenchCommandTest {
         for (final String batch : new String[] {"1", "500", "7", "all"}) {
             final Path csv = dir.resolve("batch-" + batch + ".csv");
             final Cli cli = Cli.run("bench", "-n", "20k", "--late", "0.5", "--repeat", "1", "-s",
-                    "bplus,bplus-tail-bulk,sa-bplus,sa-bplus-sw,sa-bplus-st,sbtree,betree,sa-betree,sa-betree-sw,"
+                    "bplus,bplus-tail-bulk,sa-bplus,sa-bplus-sw,sa-bplus-pin,sa-bplus-st,sbtree,betree,sa-betree,sa-betree-sw,"
                     + "sa-betree-st,treemap,skiplist",
                     "--lookups", "5k", "--scans", "200", "--mix", "50:50", "--verify", "--buffer", "300", "--batch", batch,
                     "--csv", csv.toString());
@@ -89,11 +89,11 @@ class BenchCommandTest {
             final String mode = batch.equals("1") ? "put per record" : batch.equals("all")
                     ? "bulk load (one putAll over the whole array)" : "putAll batches of " + batch;
             assertTrue(cli.out.contains("ingest: " + mode + " (--batch " + batch + ")"), cli.out);
-            assertEquals(12, cli.out.lines().filter(l -> l.startsWith("late D=0.5% ")).count(), cli.out);
-            assertTrue(cli.out.contains("verify: " + String.format(java.util.Locale.ROOT, "%,d", 12 * (5_000 + 200
+            assertEquals(13, cli.out.lines().filter(l -> l.startsWith("late D=0.5% ")).count(), cli.out);
+            assertTrue(cli.out.contains("verify: " + String.format(java.util.Locale.ROOT, "%,d", 13 * (5_000 + 200
                     + 4_000)) + " reads and scans matched"), cli.out);
             final List<String> rows = Files.readAllLines(csv);
-            assertEquals(1 + 12 * 4, rows.size(), rows.toString());
+            assertEquals(1 + 13 * 4, rows.size(), rows.toString());
             for (final String row : rows.subList(1, rows.size())) {
                 final String[] cells = row.split(",", -1);
                 // The late-event workload has a name of its own and no K or L.
@@ -173,7 +173,7 @@ class BenchCommandTest {
     @Test
     void badArgumentsExitWithTwoAndOneLine() throws IOException {
         assertBad("--structures: unknown structure 'btree' (expected one of: bplus, bplus-tail-bulk, sa-bplus, "
-                + "sa-bplus-sw, sa-bplus-st, sbtree, betree, sa-betree, sa-betree-sw, sa-betree-st, treemap, skiplist)",
+                + "sa-bplus-sw, sa-bplus-pin, sa-bplus-st, sbtree, betree, sa-betree, sa-betree-sw, sa-betree-st, treemap, skiplist)",
                 "bench", "-s",
                 "bplus,btree");
         for (final String batch : new String[] {"0", "-3", "some", "1.5", "3000000000"}) {

@@ -44,6 +44,17 @@ public enum BenchStructure {
                     .concurrency(Concurrency.SINGLE_WRITER).build());
         }
     },
+    /**
+     * The SA B+-tree built for one writer thread pinned for good, and any number of readers: appends, and the
+     * writer's own point reads, take no lock.
+     */
+    SA_BPLUS_PIN("sa-bplus-pin", "SA B+-tree, pinned writer") {
+        @Override
+        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
+            return IndexTarget.of(sware(Indexes.saBPlusTree(), bufferCapacity, flushFraction)
+                    .concurrency(Concurrency.PINNED_WRITER).build());
+        }
+    },
     /** The SA B+-tree confined to one thread, as {@code TreeMap} is: no locks, plain counters. */
     SA_BPLUS_ST("sa-bplus-st", "SA B+-tree, single thread") {
         @Override
