@@ -94,8 +94,9 @@ final class BloomFilter {
     /**
      * {@link #mightContain} with exactly one probe per word (8 probes: 10 bits per entry, the default), which
      * every word covers: the same bits without the probe masks, written out. Lookups of keys inside the buffer's
-     * range probe the filter every time, and the fewer instructions let more of them overlap their cache misses:
-     * independent lookups of scrambled keys in a 10M-key single-thread index went from ~585 to ~520 ns.
+     * range probe the filter every time: with this, independent lookups of scrambled keys in a 10M-key
+     * single-thread index went from ~585 to ~520 ns in a harness (JMH could not tell it from its noise;
+     * docs/benchmarks.md, "2026-11-28, eleventh session").
      */
     private boolean mightContainOnePerWord(final long hash) {
         final int base = block(hash) * BLOCK_WORDS;
