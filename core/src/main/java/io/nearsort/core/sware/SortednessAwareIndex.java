@@ -963,14 +963,8 @@ public final class SortednessAwareIndex implements LongIndex {
 
     @Override
     public long getOrDefault(final long key, final long defaultValue) {
-        if (pinned && owner == Thread.currentThread()) {
-            final int pos = findInBuffer(key, sizeForOwnerRead());
-            if (pos >= 0) {
-                return buffer.tombstones[pos] ? defaultValue : buffer.values[pos];
-            }
-            return treeMayContain(key) ? tree.getOrDefault(key, defaultValue) : defaultValue;
-        }
-        final int n = lockForRead(false);
+        final boolean ownerRead = isOwnerThread();
+        final int n = ownerRead ? sizeForOwnerRead() : lockForRead(false);
         boolean treeLocked = false;
         try {
             final int pos = findInBuffer(key, n);
@@ -987,20 +981,16 @@ public final class SortednessAwareIndex implements LongIndex {
             treeLocked = awaitTree();
             return treeMayContain(key) ? tree.getOrDefault(key, defaultValue) : defaultValue;
         } finally {
-            unlockForRead(treeLocked);
+            if (!ownerRead) {
+                unlockForRead(treeLocked);
+            }
         }
     }
 
     @Override
     public boolean containsKey(final long key) {
-        if (pinned && owner == Thread.currentThread()) {
-            final int pos = findInBuffer(key, sizeForOwnerRead());
-            if (pos >= 0) {
-                return !buffer.tombstones[pos];
-            }
-            return treeMayContain(key) && tree.containsKey(key);
-        }
-        final int n = lockForRead(false);
+        final boolean ownerRead = isOwnerThread();
+        final int n = ownerRead ? sizeForOwnerRead() : lockForRead(false);
         boolean treeLocked = false;
         try {
             final int pos = findInBuffer(key, n);
@@ -1014,14 +1004,22 @@ public final class SortednessAwareIndex implements LongIndex {
             treeLocked = awaitTree();
             return treeMayContain(key) && tree.containsKey(key);
         } finally {
-            unlockForRead(treeLocked);
+            if (!ownerRead) {
+                unlockForRead(treeLocked);
+            }
         }
     }
 
+    /** Whether this thread owns a {@link Concurrency#PINNED_WRITER} index: its point reads take no lock. */
+    private boolean isOwnerThread() {
+        return pinned && owner == Thread.currentThread();
+    }
+
     /**
-     * The buffer size a point read of a {@link Concurrency#PINNED_WRITER} index's owner uses, which takes no lock:
-     * the owner is the only thread that changes the buffer or the tree, and the only one that may close the index
-     * while it lives, so nothing changes under its read. The readers it may run beside write only the zonemaps and
+     * {@link #lockForRead} for a point read of a {@link Concurrency#PINNED_WRITER} index's owner, which takes no
+     * lock (no {@link #unlockForRead} follows) and never meets a detached run on its way (the owner's own write
+     * puts the run in the tree before it returns): the owner is the only thread that changes the buffer or the
+     * tree, and the only one that may close the index while it lives, so nothing changes under its read. The readers it may run beside write only the zonemaps and
      * Bloom filters, under {@code SwareBuffer}'s own lock, and only up to the size they loaded, which the owner
      * published. A read that calls for query-driven sorting (§IV-C) sorts at once, under the exclusive lock, as
      * the writer's next write would (not from inside the owner's own scan, which holds the shared lock).
