@@ -281,6 +281,14 @@ final class BeNode {
         return Node.upperBoundOf(page + layout.pivotOffset(0), 0, pivotCountAt(page), key);
     }
 
+    /**
+     * {@link #childIndexAt(BeNodeDescriptor, long, long)} with the pivots searched below {@code fence}, a key at or
+     * above every pivot of the node ({@link Node#lowerBoundOf(long, int, int, long, long)}).
+     */
+    static int childIndexAt(final BeNodeDescriptor layout, final long page, final long key, final long fence) {
+        return Node.upperBoundOf(page + layout.pivotOffset(0), 0, pivotCountAt(page), key, fence);
+    }
+
     static int splitAt(final BeNodeDescriptor layout, final long page, final int index) {
         return UnsafeApi.getInt(page + layout.splitOffset(index));
     }

@@ -150,15 +150,7 @@ public final class BeTree extends PagedTree {
         if (!nonEmpty || key > largestKey) {
             return defaultValue;
         }
-        final long page = decidingNode(key);
-        if (BeNode.isInternal(page)) {
-            final int m = BeNode.findMessageAt(layout, page, key, BeNode.childIndexAt(layout, page, key));
-            return BeNode.messageKindAt(layout, page, m) == UPSERT ? BeNode.messageValueAt(layout, page, m)
-                    : defaultValue;
-        }
-        final int pos = Node.lowerBoundAt(page, key);
-        return pos < Node.countAt(page) && Node.keyAt(page, pos) == key
-                ? Node.slotAt(page, leafCapacity, pos) : defaultValue;
+        return read(key, defaultValue, false);
     }
 
     @Override
@@ -167,28 +159,34 @@ public final class BeTree extends PagedTree {
         if (!nonEmpty || key > largestKey) {
             return false;
         }
-        final long page = decidingNode(key);
-        if (BeNode.isInternal(page)) {
-            final int m = BeNode.findMessageAt(layout, page, key, BeNode.childIndexAt(layout, page, key));
-            return BeNode.messageKindAt(layout, page, m) == UPSERT;
-        }
-        return leafHolds(page, key);
+        return read(key, 0L, true) != 0L;
     }
 
     /**
-     * The node that decides {@code key}: the first internal node on the way down holding a message for it (the
-     * newest, since messages only move down), or else the leaf whose range holds it.
+     * The value of {@code key} or {@code defaultValue}, or with {@code presence} 1 or 0, as decided by the first
+     * internal node on the way down holding a message for it (the newest, since messages only move down), or else
+     * by the leaf whose range holds it. Each node is searched below its fence, the pivot above it in its parent or
+     * the tree's largest key on the right edge ({@link Node#lowerBoundOf(long, int, int, long, long)}).
      */
-    private long decidingNode(final long key) {
+    private long read(final long key, final long defaultValue, final boolean presence) {
         long page = root;
+        long fence = largestKey;
         for (int level = height - 1; level >= 1; level--) {
-            final int child = BeNode.childIndexAt(layout, page, key);
-            if (BeNode.findMessageAt(layout, page, key, child) >= 0) {
-                return page;
+            final int child = BeNode.childIndexAt(layout, page, key, fence);
+            final int m = BeNode.findMessageAt(layout, page, key, child);
+            if (m >= 0) {
+                final boolean upsert = BeNode.messageKindAt(layout, page, m) == UPSERT;
+                if (presence) {
+                    return upsert ? 1L : 0L;
+                }
+                return upsert ? BeNode.messageValueAt(layout, page, m) : defaultValue;
+            }
+            if (child < BeNode.pivotCountAt(page)) {
+                fence = BeNode.pivotAt(layout, page, child);
             }
             page = BeNode.childAt(layout, page, child);
         }
-        return page;
+        return Node.readLeaf(page, Node.countAt(page), leafCapacity, key, fence, defaultValue, presence);
     }
 
     private static boolean leafHolds(final long leafPage, final long key) {

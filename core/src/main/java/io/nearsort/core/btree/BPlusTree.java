@@ -97,8 +97,9 @@ public final class BPlusTree extends PagedTree {
     private final long[] pathNodes = new long[MAX_HEIGHT];
     private final int[] pathSlots = new int[MAX_HEIGHT];
     /**
-     * {@link #putAscending}'s finger: the upper fence of {@code pathNodes[level]} (the separator above it, or
-     * {@link Long#MAX_VALUE}).
+     * The upper fence of {@code pathNodes[level]}: the separator above it, or {@link Long#MAX_VALUE}
+     * ({@link Node#NO_FENCE}); slot 0 holds the leaf's. {@link #putAscending}'s finger, and the guess of each search
+     * of a write's descent.
      */
     private final long[] pathFences = new long[MAX_HEIGHT];
     private static final int NO_FINGER = 0;
@@ -144,10 +145,7 @@ public final class BPlusTree extends PagedTree {
         if (concurrentReads) {
             return readBesideWriter(key, defaultValue, false);
         }
-        final long leaf = findLeaf(key);
-        final int pos = Node.lowerBoundAt(leaf, key);
-        return pos < Node.countAt(leaf) && Node.keyAt(leaf, pos) == key
-                ? Node.slotAt(leaf, leafCapacity, pos) : defaultValue;
+        return readAlone(key, defaultValue, false);
     }
 
     @Override
@@ -156,9 +154,26 @@ public final class BPlusTree extends PagedTree {
         if (concurrentReads) {
             return readBesideWriter(key, 0L, true) != 0L;
         }
-        final long leaf = findLeaf(key);
-        final int pos = Node.lowerBoundAt(leaf, key);
-        return pos < Node.countAt(leaf) && Node.keyAt(leaf, pos) == key;
+        return readAlone(key, 0L, true) != 0L;
+    }
+
+    /**
+     * A point read while no thread writes (many may read at once): the value of {@code key} or
+     * {@code defaultValue}, or with {@code presence} 1 or 0. Each node is searched below its fence, the separator
+     * above it in its parent ({@link Node#lowerBoundOf(long, int, int, long, long)}).
+     */
+    private long readAlone(final long key, final long defaultValue, final boolean presence) {
+        long page = root;
+        long fence = Node.NO_FENCE;
+        for (int level = height - 1; level >= 1; level--) {
+            final int count = Node.countAt(page);
+            final int child = Node.upperBoundAt(page, count, key, fence);
+            if (child < count) {
+                fence = Node.keyAt(page, child);
+            }
+            page = Node.slotAt(page, internalCapacity, child);
+        }
+        return Node.readLeaf(page, Node.countAt(page), leafCapacity, key, fence, defaultValue, presence);
     }
 
     /**
@@ -175,9 +190,14 @@ public final class BPlusTree extends PagedTree {
                 Thread.onSpinWait();
                 continue;
             }
+            long fence = Node.NO_FENCE; // only places each search's guess: a torn read of it costs probes
             for (int level = (int) (start >>> HEIGHT_SHIFT) - 1; level >= 1; level--) {
                 final int count = Math.max(0, Math.min(Node.countAt(page), internalCapacity));
-                final long child = Node.slotAt(page, internalCapacity, Node.upperBoundAt(page, count, key));
+                final int slot = Node.upperBoundAt(page, count, key, fence);
+                if (slot < count) {
+                    fence = Node.keyAt(page, slot);
+                }
+                final long child = Node.slotAt(page, internalCapacity, slot);
                 if (descentHook != null) {
                     descentHook.run();
                 }
@@ -191,15 +211,13 @@ public final class BPlusTree extends PagedTree {
                 version = childVersion;
             }
             final int count = Math.max(0, Math.min(Node.countAt(page), leafCapacity));
-            final int pos = Node.lowerBoundAt(page, count, key);
-            final boolean found = pos < count && Node.keyAt(page, pos) == key;
-            final long value = found ? Node.slotAt(page, leafCapacity, pos) : defaultValue;
+            final long result = Node.readLeaf(page, count, leafCapacity, key, fence, defaultValue, presence);
             UnsafeApi.loadFence();
             if (Node.versionAt(page) != version) {
                 Thread.onSpinWait();
                 continue;
             }
-            return presence ? (found ? 1L : 0L) : value;
+            return result;
         }
     }
 
@@ -280,28 +298,34 @@ public final class BPlusTree extends PagedTree {
     private void insert(final long key, final long value) {
         final Node leaf;
         final boolean viaSpine;
+        final long fence;
         if (tailLeafInserts && size > 0 && key >= tailLeafMinKey) {
             // SWARE §III, right-most leaf insertion: every key >= the tail leaf's minimum belongs there.
             leaf = node.wrap(rightSpine[0]);
             viaSpine = true;
+            fence = Node.NO_FENCE;
             tailInserts++;
         } else {
             leaf = node.wrap(descendRecordingPath(key));
             viaSpine = false;
+            fence = pathFences[0];
             topInserts++;
         }
-        insertIntoLeaf(leaf, key, value, viaSpine);
+        insertIntoLeaf(leaf, key, value, viaSpine, fence);
     }
 
     /**
      * Inserts or overwrites {@code key} in {@code leaf}, the leaf whose range holds it, reached through the right
-     * spine ({@code viaSpine}) or along {@link #pathNodes}; splits it when it is full.
+     * spine ({@code viaSpine}) or along {@link #pathNodes}, below {@code fence} (the separator above it, or
+     * {@link Node#NO_FENCE}), which places the search's guess ({@link Node#lowerBoundOf(long, int, int, long, long)});
+     * splits it when it is full.
      *
      * @return false when the leaf split (the path no longer leads to the key's leaf)
      */
-    private boolean insertIntoLeaf(final Node leaf, final long key, final long value, final boolean viaSpine) {
+    private boolean insertIntoLeaf(final Node leaf, final long key, final long value, final boolean viaSpine,
+            final long fence) {
         final int count = leaf.count();
-        final int pos = leaf.lowerBound(key);
+        final int pos = Node.lowerBoundAt(leaf.address(), count, key, fence);
         final boolean present = pos < count && leaf.key(pos) == key;
         if (!present && count == leafCapacity) {
             // A split takes a page per level at most, and one more for a new root (TreeBuilder.maxBytes).
@@ -366,7 +390,8 @@ public final class BPlusTree extends PagedTree {
                     }
                     topInserts++;
                 }
-                if (!insertIntoLeaf(node, key, values[i], finger == FINGER_ON_SPINE)) {
+                if (!insertIntoLeaf(node, key, values[i], finger == FINGER_ON_SPINE,
+                        finger == FINGER_ON_SPINE ? Node.NO_FENCE : leafFence)) {
                     finger = NO_FINGER; // the split changed the path
                 }
             }
@@ -402,7 +427,7 @@ public final class BPlusTree extends PagedTree {
         while (true) {
             final long page = pathNodes[level];
             final int count = Node.countAt(page);
-            final int slot = fromSlot == 0 ? Node.upperBoundAt(page, count, key)
+            final int slot = fromSlot == 0 ? Node.upperBoundAt(page, count, key, pathFences[level])
                     : Node.gallopUpperBoundAt(page, fromSlot, count, key);
             pathSlots[level] = slot;
             final long fence = slot < count ? Node.keyAt(page, slot) : pathFences[level];
@@ -724,7 +749,7 @@ public final class BPlusTree extends PagedTree {
     private void delete(final long key) {
         final Node leaf = node.wrap(descendRecordingPath(key));
         final int count = leaf.count();
-        final int pos = leaf.lowerBound(key);
+        final int pos = Node.lowerBoundAt(leaf.address(), count, key, pathFences[0]);
         if (pos == count || leaf.key(pos) != key) {
             return;
         }
@@ -812,18 +837,6 @@ public final class BPlusTree extends PagedTree {
 
     // ------------------------------------------------------------------ navigation
 
-    /**
-     * The leaf whose key range holds {@code key}, read without flyweight state: the read paths
-     * ({@link #getOrDefault}, {@link #containsKey}) may run in many threads at once while no thread writes.
-     */
-    private long findLeaf(final long key) {
-        long page = root;
-        for (int level = height - 1; level >= 1; level--) {
-            page = Node.slotAt(page, internalCapacity, Node.upperBoundAt(page, key));
-        }
-        return page;
-    }
-
     /** The leaf whose key range holds {@code key}, found with {@code flyweight}. */
     long findLeaf(final long key, final Node flyweight) {
         long page = root;
@@ -863,15 +876,25 @@ public final class BPlusTree extends PagedTree {
         return new Node(arena.pageSize());
     }
 
+    /**
+     * The leaf whose range holds {@code key}, recording the path in {@link #pathNodes}, {@link #pathSlots} and
+     * {@link #pathFences} (whose slot 0 is then the leaf's fence); each node is searched below its fence.
+     */
     private long descendRecordingPath(final long key) {
         long page = root;
+        long fence = Node.NO_FENCE;
         for (int level = height - 1; level >= 1; level--) {
-            final Node n = parent.wrap(page);
-            final int slot = n.upperBound(key);
+            final int count = Node.countAt(page);
+            final int slot = Node.upperBoundAt(page, count, key, fence);
             pathNodes[level] = page;
             pathSlots[level] = slot;
-            page = n.slot(slot);
+            pathFences[level] = fence;
+            if (slot < count) {
+                fence = Node.keyAt(page, slot);
+            }
+            page = Node.slotAt(page, internalCapacity, slot);
         }
+        pathFences[0] = fence;
         return page;
     }
 

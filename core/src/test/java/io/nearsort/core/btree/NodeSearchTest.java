@@ -43,7 +43,9 @@ class NodeSearchTest {
      * {@code lowerBoundOf} and {@code upperBoundOf} over key arrays of every length around the interpolation
      * threshold, spread evenly, in bursts (where a straight line through the ends guesses badly), with runs of
      * equal keys, with the extreme longs at the ends (whose differences overflow a long), and all equal; probed
-     * below, on, between and above every key, and over sub-ranges.
+     * below, on, between and above every key, and over sub-ranges; and the same searches guessed below a fence
+     * ({@code lowerBoundOf(..., fence)}): the true one, and fences that lie, which must cost probes, never a wrong
+     * index.
      */
     @Test
     void lowerAndUpperBoundsAgreeWithALinearScan() {
@@ -68,6 +70,14 @@ class NodeSearchTest {
                                     Node.lowerBoundOf(address, range[0], range[1], probe), "lower bound, " + where);
                             assertEquals(linearUpperBound(keys, range[0], range[1], probe),
                                     Node.upperBoundOf(address, range[0], range[1], probe), "upper bound, " + where);
+                            for (final long fence : fences(keys, range[0], range[1])) {
+                                assertEquals(linearLowerBound(keys, range[0], range[1], probe),
+                                        Node.lowerBoundOf(address, range[0], range[1], probe, fence),
+                                        "lower bound below fence " + fence + ", " + where);
+                                assertEquals(linearUpperBound(keys, range[0], range[1], probe),
+                                        Node.upperBoundOf(address, range[0], range[1], probe, fence),
+                                        "upper bound below fence " + fence + ", " + where);
+                            }
                         }
                     }
                 }
@@ -98,6 +108,28 @@ class NodeSearchTest {
             keys[count - 1] = Long.MAX_VALUE;
         }
         return keys;
+    }
+
+    /**
+     * Fences for the keys {@code [from, to)}: the next key (as a parent's separator is), one above the last key,
+     * none ({@link Node#NO_FENCE}), and wrong ones: below the first key, in the middle of the range, the extreme
+     * longs, and one far above.
+     */
+    private static long[] fences(final long[] keys, final int from, final int to) {
+        if (from >= to) {
+            return new long[] {Node.NO_FENCE, Long.MIN_VALUE, 0};
+        }
+        final long last = keys[to - 1];
+        return new long[] {
+            to < keys.length ? keys[to] : last,
+            last == Long.MAX_VALUE ? last : last + 1,
+            Node.NO_FENCE,
+            keys[from] == Long.MIN_VALUE ? keys[from] : keys[from] - 1,
+            keys[from + (to - from) / 2],
+            Long.MIN_VALUE,
+            Long.MAX_VALUE - 1,
+            last + Long.MAX_VALUE / 4, // may wrap around: any long can be a wrong fence
+        };
     }
 
     /** Each key, its neighbours, points between keys, and the extreme longs. */
