@@ -518,8 +518,9 @@ public final class Node {
      * <p>Why: the last key's index is the node's count, so reading it waits for the node's first cache line, and the
      * guess waits for the last key's line: three dependent misses in a node that has left the cache (the first
      * line, the last key's, the guess's). The fence comes from the parent's search, already in the cache, so the
-     * guess needs only the first line: two. Over 10M-key Bε-trees and SA Bε-trees, random lookups of present keys
-     * took 13–20% less time (docs/benchmarks.md, 2026-11-28, twelfth session).
+     * guess needs only the first line: two. Over 10M-key trees, random lookups of present keys took 18–30% less
+     * time in the plain B+-tree, 15–27% in the SA B+-tree and 5–14% in the Bε-trees, whose internal nodes stay
+     * cached (docs/benchmarks.md, 2026-11-28, twelfth session).
      *
      * <p>The fence only places the guess: the result is exact whatever it holds (a fence below the keys, or one
      * read by a reader beside the writer, costs probes, never a wrong index). {@link #NO_FENCE} (also
