@@ -108,6 +108,30 @@ public interface AppendableLongIndex extends LongIndex {
     }
 
     /**
+     * {@link #getOrDefault} read by the thread that writes the index, between its writes (or by any thread while
+     * none writes): no write can move what the read visits, so an index with {@link #concurrentPointReads} may
+     * skip the checks that let its readers run beside a writer. The SWARE buffer's pinned writer reads its own
+     * writes through it. Default: {@link #getOrDefault}.
+     *
+     * @param key the key to look up; any long
+     * @param defaultValue returned when {@code key} is absent
+     * @return the value of {@code key}, or {@code defaultValue}
+     */
+    default long getOrDefaultByWriter(final long key, final long defaultValue) {
+        return getOrDefault(key, defaultValue);
+    }
+
+    /**
+     * {@link #containsKey} read by the thread that writes the index, as {@link #getOrDefaultByWriter} reads.
+     *
+     * @param key the key to look up; any long
+     * @return whether the index holds {@code key}
+     */
+    default boolean containsKeyByWriter(final long key) {
+        return containsKey(key);
+    }
+
+    /**
      * Frees the pages that writes retired while reads beside the writer might still have been inside them
      * ({@link #concurrentPointReads}); the caller makes sure no such read is in progress. Nothing to do for an
      * index without concurrent point reads (the default).

@@ -18,8 +18,8 @@ public enum Concurrency {
     /**
      * {@link #SINGLE_WRITER} with the writer pinned to one thread: the first thread that writes is the only one
      * that may write for the life of the index, and the only one that may close it while it is alive (another
-     * thread may close it once that thread has terminated). In exchange that thread's point reads take no lock,
-     * as in {@link #SINGLE_THREAD} (their statistics still go to counters other threads share), while any number
+     * thread may close it once that thread has terminated). In exchange that thread's point reads take no lock
+     * and make no check that a write moved what they read, as in {@link #SINGLE_THREAD} (their statistics still go to counters other threads share), while any number
      * of other threads read as beside a {@link #SINGLE_WRITER}. For a sink whose task thread both writes and looks up, with queries from
      * other threads. A write or close the pin forbids gets an {@code IllegalStateException}.
      */

@@ -157,6 +157,18 @@ public final class BPlusTree extends PagedTree {
         return readAlone(key, 0L, true) != 0L;
     }
 
+    @Override
+    public long getOrDefaultByWriter(final long key, final long defaultValue) {
+        ensureOpen();
+        return readAlone(key, defaultValue, false);
+    }
+
+    @Override
+    public boolean containsKeyByWriter(final long key) {
+        ensureOpen();
+        return readAlone(key, 0L, true) != 0L;
+    }
+
     /**
      * A point read while no thread writes (many may read at once): the value of {@code key} or
      * {@code defaultValue}, or with {@code presence} 1 or 0. Each node is searched below its fence, the separator

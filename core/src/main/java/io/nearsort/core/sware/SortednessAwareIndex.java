@@ -63,8 +63,10 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *   <li>{@link Concurrency#PINNED_WRITER}: as {@link Concurrency#SINGLE_WRITER}, with the writer pinned to the
  *   first thread that writes. Another thread's write, or its close while that thread is alive, gets an
  *   {@link IllegalStateException} (checked under the exclusive lock: none escapes it once the first write has
- *   returned). In exchange the owner's point reads ({@link #getOrDefault}, {@link #containsKey}) take no lock:
- *   nothing but the owner changes the buffer or the tree, or frees them. Other threads read as beside a single
+ *   returned). In exchange the owner's point reads ({@link #getOrDefault}, {@link #containsKey}) take no lock,
+ *   and read the tree without the version checks that let other threads read it beside its writer
+ *   ({@link io.nearsort.core.AppendableLongIndex#getOrDefaultByWriter}): nothing but the owner changes the buffer
+ *   or the tree, or frees them. Other threads read as beside a single
  *   writer; the owner's scans, sizes and statistics take the shared lock as theirs do.</li>
  *   <li>{@link Concurrency#SINGLE_THREAD}: no synchronisation at all, reads included, and read counters are
  *   plain counts, so a lookup executes no atomic instruction; the same best-effort check of two writers.</li>
@@ -979,7 +981,11 @@ public final class SortednessAwareIndex implements LongIndex {
                 return tree.getOrDefault(key, defaultValue);
             }
             treeLocked = awaitTree();
-            return treeMayContain(key) ? tree.getOrDefault(key, defaultValue) : defaultValue;
+            if (!treeMayContain(key)) {
+                return defaultValue;
+            }
+            // The owner writes the tree itself, so no tree write runs beside its read.
+            return ownerRead ? tree.getOrDefaultByWriter(key, defaultValue) : tree.getOrDefault(key, defaultValue);
         } finally {
             if (!ownerRead) {
                 unlockForRead(treeLocked);
@@ -1002,7 +1008,7 @@ public final class SortednessAwareIndex implements LongIndex {
                 return at >= 0 ? !detached.tombstones[at] : tree.containsKey(key);
             }
             treeLocked = awaitTree();
-            return treeMayContain(key) && tree.containsKey(key);
+            return treeMayContain(key) && (ownerRead ? tree.containsKeyByWriter(key) : tree.containsKey(key));
         } finally {
             if (!ownerRead) {
                 unlockForRead(treeLocked);

@@ -196,6 +196,17 @@ class BPlusTreeConcurrentReadsTest {
                     }
                     tree.putAscending(keys, values, 0, burst);
                 }
+                // The writer reads its own writes without the readers' checks (getOrDefaultByWriter).
+                for (int i = 0; i < burst; i += 7) {
+                    final long stable = 4 * random.nextLong(span / 4);
+                    if (tree.getOrDefaultByWriter(keys[i], Long.MIN_VALUE) != -keys[i]
+                            || !tree.containsKeyByWriter(keys[i])
+                            || tree.getOrDefaultByWriter(stable, Long.MIN_VALUE) != valueOf(stable)
+                            || tree.containsKeyByWriter(stable + 2)) {
+                        failure.compareAndSet(null, "the writer's own read of " + keys[i] + ", " + stable + " or "
+                                + (stable + 2) + " was wrong");
+                    }
+                }
                 for (int i = 0; i < burst; i += 3) {
                     tree.put(keys[i], keys[i]); // an update in place
                 }
