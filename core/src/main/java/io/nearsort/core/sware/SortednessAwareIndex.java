@@ -1025,7 +1025,8 @@ public final class SortednessAwareIndex implements LongIndex {
      * {@link #lockForRead} for a point read of a {@link Concurrency#PINNED_WRITER} index's owner, which takes no
      * lock (no {@link #unlockForRead} follows) and never meets a detached run on its way (the owner's own write
      * puts the run in the tree before it returns): the owner is the only thread that changes the buffer or the
-     * tree, and the only one that may close the index while it lives, so nothing changes under its read. The readers it may run beside write only the zonemaps and
+     * tree, and the only one that may close the index while it lives, so nothing changes under its read. The
+     * readers it may run beside write only the zonemaps and
      * Bloom filters, under {@code SwareBuffer}'s own lock, and only up to the size they loaded, which the owner
      * published. A read that calls for query-driven sorting (§IV-C) sorts at once, under the exclusive lock, as
      * the writer's next write would (not from inside the owner's own scan, which holds the shared lock).
