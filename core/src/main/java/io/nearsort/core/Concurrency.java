@@ -10,18 +10,20 @@ public enum Concurrency {
     MULTI_WRITER,
     /**
      * One thread writes at a time, any number of threads read meanwhile: the writer's common case takes no lock
-     * and no atomic read-modify-write. Writes may move from one thread to another when the hand-over itself
-     * orders them (a lock, a queue, {@code Thread.join}); two threads writing at once is a misuse that the
-     * structure reports where it notices it, and may otherwise corrupt the index.
+     * and no atomic read-modify-write, and point reads take no lock either (each marks a slot of its thread's
+     * own; a writer about to reorganise waits for the marked reads, and reads that come meanwhile wait for it).
+     * Writes may move from one thread to another when the hand-over itself orders them (a lock, a queue,
+     * {@code Thread.join}); two threads writing at once is a misuse that the structure reports where it notices
+     * it, and may otherwise corrupt the index.
      */
     SINGLE_WRITER,
     /**
      * {@link #SINGLE_WRITER} with the writer pinned to one thread: the first thread that writes is the only one
      * that may write for the life of the index, and the only one that may close it while it is alive (another
-     * thread may close it once that thread has terminated). In exchange that thread's point reads take no lock
-     * and make no check that a write moved what they read, as in {@link #SINGLE_THREAD} (their statistics still go to counters other threads share), while any number
-     * of other threads read as beside a {@link #SINGLE_WRITER}. For a sink whose task thread both writes and looks up, with queries from
-     * other threads. A write or close the pin forbids gets an {@code IllegalStateException}.
+     * thread may close it once that thread has terminated). In exchange that thread's point reads neither mark a
+     * slot nor check that a write moved what they read, as in {@link #SINGLE_THREAD}, while any number of other
+     * threads read as beside a {@link #SINGLE_WRITER}. For a sink whose task thread both writes and looks up,
+     * with queries from other threads. A write or close the pin forbids gets an {@code IllegalStateException}.
      */
     PINNED_WRITER,
     /**

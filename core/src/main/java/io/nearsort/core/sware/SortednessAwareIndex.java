@@ -51,23 +51,28 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *   <li>{@link Concurrency#SINGLE_WRITER}: one thread writes at a time, any number read meanwhile. A write that
  *   appends to a buffer with room for it (the common case: all but one in {@code flushFraction × capacity}
  *   writes) takes no lock and no atomic read-modify-write: the writer fills the buffer's arrays and publishes
- *   the new size with an ordered store, and readers, under the shared lock, read only the entries below the
- *   size they loaded (see {@link SwareBuffer}'s "Publication"). Writes that reorganise (a flush cycle, a delete,
- *   {@link #flush}) take the exclusive lock as in the default mode, but the writer sorts a full buffer for its
- *   flush cycle before it takes the lock, into buffers no reader reads ({@code SwareBuffer.sortAhead}), so that
- *   readers wait only for the cycle's install, detach and reset. Reads do not sort the buffer in place (the
- *   writer may be appending to it): a read that would set off query-driven sorting (§IV-C) asks the writer to
- *   do it at its next write, and a range read merges a private sorted copy of the unsorted entries in its range.
+ *   the new size with an ordered store, and readers read only the entries below the size they loaded (see
+ *   {@link SwareBuffer}'s "Publication"). Point reads ({@link #getOrDefault}, {@link #containsKey}) take no lock
+ *   either: each marks a slot of its thread's own ({@code ReadIndicator}: a volatile store and a release store,
+ *   no compare-and-set), and every holder of the exclusive lock first stops new marks and waits until no slot is
+ *   marked, so a point read excludes reorganisations exactly as the shared lock does; while a writer holds the
+ *   exclusive lock, point reads take the shared lock and wait for it. Scans, sizes and statistics take the
+ *   shared lock. Writes that reorganise (a flush cycle, a delete, {@link #flush}) take the exclusive lock as in
+ *   the default mode, but the writer sorts a full buffer for its flush cycle before it takes the lock, into
+ *   buffers no reader reads ({@code SwareBuffer.sortAhead}), so that readers wait only for the cycle's install,
+ *   detach and reset. Reads do not sort the buffer in place (the writer may be appending to it): a read that
+ *   would set off query-driven sorting (§IV-C) asks the writer to do it at its next write, and a range read
+ *   merges a private sorted copy of the unsorted entries in its range.
  *   Two threads found writing at once get a {@link ConcurrentModificationException} (a best-effort check, as
  *   {@code HashMap}'s: a race it misses may corrupt the buffer).</li>
  *   <li>{@link Concurrency#PINNED_WRITER}: as {@link Concurrency#SINGLE_WRITER}, with the writer pinned to the
  *   first thread that writes. Another thread's write, or its close while that thread is alive, gets an
  *   {@link IllegalStateException} (checked under the exclusive lock: none escapes it once the first write has
- *   returned). In exchange the owner's point reads ({@link #getOrDefault}, {@link #containsKey}) take no lock,
- *   and read the tree without the version checks that let other threads read it beside its writer
- *   ({@link io.nearsort.core.AppendableLongIndex#getOrDefaultByWriter}): nothing but the owner changes the buffer
- *   or the tree, or frees them. Other threads read as beside a single
- *   writer; the owner's scans, sizes and statistics take the shared lock as theirs do.</li>
+ *   returned). In exchange the owner's point reads ({@link #getOrDefault}, {@link #containsKey}) take no lock
+ *   and mark no slot, and read the tree without the version checks that let other threads read it beside its
+ *   writer ({@link io.nearsort.core.AppendableLongIndex#getOrDefaultByWriter}): nothing but the owner changes the
+ *   buffer or the tree, or frees them. Other threads read as beside a single writer; the owner's scans, sizes
+ *   and statistics take the shared lock as theirs do.</li>
  *   <li>{@link Concurrency#SINGLE_THREAD}: no synchronisation at all, reads included, and read counters are
  *   plain counts, so a lookup executes no atomic instruction; the same best-effort check of two writers.</li>
  * </ul>
@@ -148,6 +153,12 @@ public final class SortednessAwareIndex implements LongIndex {
     private long[] batchValues;
     private int batchFrom;
     private int batchTo;
+    /**
+     * The point reads of a single-writer index other than the owner's of a pinned one: they count themselves here
+     * instead of taking {@link #lock}'s shared side, and every hold of its exclusive side waits them out
+     * ({@link #lockExclusive}); null in the other modes.
+     */
+    private final ReadIndicator fastReads;
     /** Why writing a detached run to the tree failed; the index refuses every operation once set. */
     private volatile Throwable emitFailure;
     private final SwareCounters counters;
@@ -217,6 +228,7 @@ public final class SortednessAwareIndex implements LongIndex {
         this.batchesBesideReaders = treeReadsBesideWriter && config.sortedBatchesPastBuffer();
         publishTreeBound(); // a tree built elsewhere may hold keys already
         this.counters = new SwareCounters(locking);
+        this.fastReads = singleWriter ? new ReadIndicator(counters) : null;
         final int zoneSize = Math.max(1, Math.min(config.bufferCapacity(), tree.bulkLeafEntries()));
         this.buffer = new SwareBuffer(config.bufferCapacity(), zoneSize, config.bloomBitsPerEntry());
         this.sorter = config.newSorter();
@@ -582,9 +594,9 @@ public final class SortednessAwareIndex implements LongIndex {
         }
         if (pinned) {
             // The pin is checked under the lock, where a thread sees the owner that any earlier write recorded.
-            acquireExclusive(lock);
+            lockExclusive();
             if (!pinTo(Thread.currentThread())) {
-                lock.writeLock().unlock();
+                unlockExclusive();
                 throw pinnedTo("write to");
             }
             enterWriter();
@@ -593,7 +605,7 @@ public final class SortednessAwareIndex implements LongIndex {
                 enterWriter();
             }
             if (locking) {
-                acquireExclusive(lock);
+                lockExclusive();
             }
         }
         if (closed || emitFailure != null) {
@@ -655,9 +667,29 @@ public final class SortednessAwareIndex implements LongIndex {
         rw.writeLock().lock();
     }
 
+    /**
+     * Takes the buffer's exclusive lock and, in its outermost hold, closes the fast path of point reads
+     * ({@link #fastReads}) and waits for the reads inside it: no read is then inside the buffer or the tree but
+     * those the lock excludes.
+     */
+    private void lockExclusive() {
+        acquireExclusive(lock);
+        if (fastReads != null && lock.getWriteHoldCount() == 1) {
+            fastReads.revoke();
+        }
+    }
+
+    /** Releases what {@link #lockExclusive} took, opening the fast path again with the outermost hold. */
+    private void unlockExclusive() {
+        if (fastReads != null && lock.getWriteHoldCount() == 1) {
+            fastReads.restore();
+        }
+        lock.writeLock().unlock();
+    }
+
     private void releaseWriteSide() {
         if (locking) {
-            lock.writeLock().unlock();
+            unlockExclusive();
         }
         if (concurrency != Concurrency.MULTI_WRITER) {
             activeWriter = null;
@@ -668,7 +700,7 @@ public final class SortednessAwareIndex implements LongIndex {
     private void sortForQueries() {
         if (queryDrivenSortEntries > 0 && buffer.unsortedExceeds(queryDrivenSortEntries, buffer.size)
                 && buffer.sortUnsortedIntoBlock(sorter, counters)) {
-            counters.queryDrivenSorts.increment();
+            counters.queryDrivenSorts++;
             epoch++;
             buffer.publish();
         }
@@ -696,7 +728,7 @@ public final class SortednessAwareIndex implements LongIndex {
                     tree.reclaimRetired(); // pages a direct tree write retired: no read can be inside them
                     publishTreeBound();
                 }
-                lock.writeLock().unlock();
+                unlockExclusive();
                 if (treeWriter) {
                     try {
                         // Only a run's deletes (its tombstones) retire pages for reclaimAfterEmit to free.
@@ -738,15 +770,17 @@ public final class SortednessAwareIndex implements LongIndex {
 
     /**
      * After a run went to the tree outside the buffer's lock (the tree lock held): frees the pages its deletes
-     * retired if no read can be inside them, that is if the buffer's exclusive lock is free; otherwise the next
-     * tree write under it does ({@link #beginTreeWrite}).
+     * retired if no read can be inside them, that is if the buffer's exclusive lock is free and no point read is
+     * inside the fast path; otherwise the next tree write under the lock does ({@link #beginTreeWrite}).
      */
     private void reclaimAfterEmit() {
         if (lock.writeLock().tryLock()) {
             try {
-                tree.reclaimRetired();
+                if (fastReads == null || lock.getWriteHoldCount() > 1 || fastReads.tryRevoke()) {
+                    tree.reclaimRetired();
+                }
             } finally {
-                lock.writeLock().unlock();
+                unlockExclusive();
             }
         }
     }
@@ -965,55 +999,88 @@ public final class SortednessAwareIndex implements LongIndex {
 
     @Override
     public long getOrDefault(final long key, final long defaultValue) {
-        final boolean ownerRead = isOwnerThread();
-        final int n = ownerRead ? sizeForOwnerRead() : lockForRead(false);
-        boolean treeLocked = false;
-        try {
-            final int pos = findInBuffer(key, n);
-            if (pos >= 0) {
-                return buffer.tombstones[pos] ? defaultValue : buffer.values[pos];
-            }
-            if (readingBesideEmit()) {
-                final int at = detached.find(key);
-                if (at >= 0) {
-                    return detached.tombstones[at] ? defaultValue : detached.values[at];
-                }
-                return tree.getOrDefault(key, defaultValue);
-            }
-            treeLocked = awaitTree();
-            if (!treeMayContain(key)) {
-                return defaultValue;
-            }
-            // The owner writes the tree itself, so no tree write runs beside its read.
-            return ownerRead ? tree.getOrDefaultByWriter(key, defaultValue) : tree.getOrDefault(key, defaultValue);
-        } finally {
-            if (!ownerRead) {
-                unlockForRead(treeLocked);
-            }
-        }
+        return pointRead(key, defaultValue, false);
     }
 
     @Override
     public boolean containsKey(final long key) {
-        final boolean ownerRead = isOwnerThread();
-        final int n = ownerRead ? sizeForOwnerRead() : lockForRead(false);
-        boolean treeLocked = false;
-        try {
-            final int pos = findInBuffer(key, n);
-            if (pos >= 0) {
-                return !buffer.tombstones[pos];
-            }
-            if (readingBesideEmit()) {
-                final int at = detached.find(key);
-                return at >= 0 ? !detached.tombstones[at] : tree.containsKey(key);
-            }
-            treeLocked = awaitTree();
-            return treeMayContain(key) && (ownerRead ? tree.containsKeyByWriter(key) : tree.containsKey(key));
-        } finally {
-            if (!ownerRead) {
-                unlockForRead(treeLocked);
+        return pointRead(key, 0L, true) != 0L;
+    }
+
+    /**
+     * A point read (§IV-B): the value of {@code key} or {@code defaultValue}, or with {@code presence} 1 or 0.
+     * The owner of a {@link Concurrency#PINNED_WRITER} index reads without a lock; other readers of a single-writer
+     * index announce themselves in {@link #fastReads} instead of taking the shared lock, unless a writer holding
+     * the exclusive lock has closed that path; the rest hold the shared lock.
+     */
+    private long pointRead(final long key, final long defaultValue, final boolean presence) {
+        if (isOwnerThread()) {
+            return find(key, defaultValue, presence, sizeForOwnerRead(), true, fastReads.mine().reads);
+        }
+        if (fastReads != null) {
+            final ReadIndicator.Slot slot = fastReads.enter();
+            if (slot != null) {
+                try {
+                    return find(key, defaultValue, presence, sizeForSharedRead(), false, slot.reads);
+                } finally {
+                    fastReads.exit(slot);
+                }
             }
         }
+        final int n = lockForRead(false);
+        try {
+            return find(key, defaultValue, presence, n, false, counters.reads());
+        } finally {
+            unlockForRead(false);
+        }
+    }
+
+    /**
+     * {@link #pointRead} in the buffer's first {@code n} entries, then in a detached run on its way to the tree
+     * (reading beside that write), then in the tree, waiting for the run where the tree cannot be read beside
+     * its writer; called with the read side held. The tree is read as its writer reads it for {@code ownerRead}.
+     */
+    private long find(final long key, final long defaultValue, final boolean presence, final int n,
+                      final boolean ownerRead, final SwareCounters.Reads reads) {
+        final int pos = findInBuffer(key, n, reads);
+        if (pos >= 0) {
+            return buffer.tombstones[pos] ? absent(defaultValue, presence) : present(buffer.values[pos], presence);
+        }
+        if (readingBesideEmit()) {
+            final int at = detached.find(key);
+            if (at >= 0) {
+                return detached.tombstones[at] ? absent(defaultValue, presence)
+                        : present(detached.values[at], presence);
+            }
+            return readTree(key, defaultValue, presence, false);
+        }
+        final boolean treeLocked = awaitTree();
+        try {
+            if (!treeMayContain(key, reads)) {
+                return absent(defaultValue, presence);
+            }
+            // The owner writes the tree itself, so no tree write runs beside its read.
+            return readTree(key, defaultValue, presence, ownerRead);
+        } finally {
+            if (treeLocked) {
+                treeLock.readLock().unlock();
+            }
+        }
+    }
+
+    private long readTree(final long key, final long defaultValue, final boolean presence, final boolean byWriter) {
+        if (presence) {
+            return (byWriter ? tree.containsKeyByWriter(key) : tree.containsKey(key)) ? 1L : 0L;
+        }
+        return byWriter ? tree.getOrDefaultByWriter(key, defaultValue) : tree.getOrDefault(key, defaultValue);
+    }
+
+    private static long present(final long value, final boolean presence) {
+        return presence ? 1L : value;
+    }
+
+    private static long absent(final long defaultValue, final boolean presence) {
+        return presence ? 0L : defaultValue;
     }
 
     /** Whether this thread owns a {@link Concurrency#PINNED_WRITER} index: its point reads take no lock. */
@@ -1036,12 +1103,12 @@ public final class SortednessAwareIndex implements LongIndex {
             throw unusable();
         }
         if (scanDepth == 0 && needsSort(false, buffer.size)) {
-            acquireExclusive(lock);
+            lockExclusive();
             try {
                 sortRequested = false;
                 sortForQueries();
             } finally {
-                lock.writeLock().unlock();
+                unlockExclusive();
             }
         }
         return buffer.size;
@@ -1106,11 +1173,11 @@ public final class SortednessAwareIndex implements LongIndex {
     }
 
     /** The tree's zonemap (§IV-B, Fig. 6): a key above the tree's largest key is not in it. */
-    private boolean treeMayContain(final long key) {
+    private boolean treeMayContain(final long key, final SwareCounters.Reads reads) {
         // A batch goes to the tree beside point reads only when it is not empty (appendPastEmptyBuffer): the
         // bound alone hides the batch.
         if (key > treeReadBound || tree.isEmpty()) {
-            counters.treeSkips.increment();
+            reads.treeSkips++;
             return false;
         }
         return true;
@@ -1120,22 +1187,22 @@ public final class SortednessAwareIndex implements LongIndex {
      * The position deciding {@code key} (a value or a tombstone) among the buffer's first {@code n} entries, or -1
      * to ask the tree (§IV-B).
      */
-    private int findInBuffer(final long key, final int n) {
-        counters.lookups.increment();
+    private int findInBuffer(final long key, final int n, final SwareCounters.Reads reads) {
+        reads.lookups++;
         if (!buffer.mayContain(key, n)) {
-            counters.bufferSkips.increment();
+            reads.bufferSkips++;
             return -1;
         }
         if (buffer.bloomRulesOut(key, n)) {
-            counters.bloomNegatives.increment();
+            reads.bloomNegatives++;
             return -1;
         }
-        int pos = buffer.findInUnsorted(key, n, counters);
+        int pos = buffer.findInUnsorted(key, n, reads);
         if (pos < 0) {
-            pos = buffer.findInSorted(key, n, counters);
+            pos = buffer.findInSorted(key, n, reads);
         }
         if (pos >= 0) {
-            counters.bufferHits.increment();
+            reads.bufferHits++;
         }
         return pos;
     }
@@ -1216,7 +1283,7 @@ public final class SortednessAwareIndex implements LongIndex {
                 throw unusable();
             }
             if (scanDepth == 0 && needsSort(forScan, buffer.size) && buffer.sortUnsortedIntoBlock(sorter, counters)) {
-                counters.queryDrivenSorts.increment();
+                counters.queryDrivenSorts++;
                 epoch++;
                 buffer.publish();
             }
@@ -1229,9 +1296,7 @@ public final class SortednessAwareIndex implements LongIndex {
         }
         final int n = buffer.visibleSize();
         if (singleWriter) {
-            if (!sortRequested && needsSort(false, n)) {
-                sortRequested = true;
-            }
+            requestSortIfDue(n);
             return n;
         }
         if (!needsSort(forScan, n) || lock.getReadHoldCount() > 1 || lock.isWriteLockedByCurrentThread()) {
@@ -1244,7 +1309,7 @@ public final class SortednessAwareIndex implements LongIndex {
                 throw unusable();
             }
             if (needsSort(forScan, buffer.size) && buffer.sortUnsortedIntoBlock(sorter, counters)) {
-                counters.queryDrivenSorts.increment();
+                counters.queryDrivenSorts++;
                 epoch++;
                 buffer.publish();
             }
@@ -1253,6 +1318,24 @@ public final class SortednessAwareIndex implements LongIndex {
             lock.writeLock().unlock();
         }
         return buffer.visibleSize();
+    }
+
+    /**
+     * {@link #lockForRead} for a point read of a single-writer index inside {@link #fastReads}, which holds no
+     * lock but excludes every reorganisation as the shared lock does.
+     */
+    private int sizeForSharedRead() {
+        ensureOpen();
+        final int n = buffer.visibleSize();
+        requestSortIfDue(n);
+        return n;
+    }
+
+    /** A single writer's reader asks the writer for a query-driven sort (§IV-C) rather than sort beside it. */
+    private void requestSortIfDue(final int n) {
+        if (!sortRequested && needsSort(false, n)) {
+            sortRequested = true;
+        }
     }
 
     private boolean needsSort(final boolean forScan, final int n) {
@@ -1333,6 +1416,7 @@ public final class SortednessAwareIndex implements LongIndex {
         final boolean treeLocked = awaitWholeTree();
         try {
             final IndexStats treeStats = tree.stats();
+            final SwareCounters.Reads reads = counters.sum();
             final IndexStats.Builder stats = IndexStats.builder(structureName);
             stats.counter(IndexStats.SIZE, tree.size() + bufferSizeDelta(n));
             treeStats.counters().forEach((name, value) -> {
@@ -1359,17 +1443,17 @@ public final class SortednessAwareIndex implements LongIndex {
                     .counter(SwareCounters.MERGE_SORTS, counters.mergeSorts)
                     .counter(SwareCounters.RADIX_SORTS, counters.radixSorts)
                     .counter(SwareCounters.SORTS_AHEAD, counters.sortsAhead)
-                    .counter(SwareCounters.QUERY_DRIVEN_SORTS, counters.queryDrivenSorts.sum())
+                    .counter(SwareCounters.QUERY_DRIVEN_SORTS, counters.queryDrivenSorts)
                     .counter(SwareCounters.TOMBSTONES, counters.tombstones)
                     .counter(SwareCounters.DIRECT_TREE_DELETES, counters.directTreeDeletes)
-                    .counter(SwareCounters.LOOKUPS, counters.lookups.sum())
-                    .counter(SwareCounters.BUFFER_HITS, counters.bufferHits.sum())
-                    .counter(SwareCounters.BUFFER_SKIPS, counters.bufferSkips.sum())
-                    .counter(SwareCounters.TREE_SKIPS, counters.treeSkips.sum())
-                    .counter(SwareCounters.BLOOM_NEGATIVES, counters.bloomNegatives.sum())
-                    .counter(SwareCounters.ZONE_SKIPS, counters.zoneSkips.sum())
-                    .counter(SwareCounters.ZONES_SCANNED, counters.zonesScanned.sum())
-                    .counter(SwareCounters.INTERPOLATION_STEPS, counters.interpolationSteps.sum())
+                    .counter(SwareCounters.LOOKUPS, reads.lookups)
+                    .counter(SwareCounters.BUFFER_HITS, reads.bufferHits)
+                    .counter(SwareCounters.BUFFER_SKIPS, reads.bufferSkips)
+                    .counter(SwareCounters.TREE_SKIPS, reads.treeSkips)
+                    .counter(SwareCounters.BLOOM_NEGATIVES, reads.bloomNegatives)
+                    .counter(SwareCounters.ZONE_SKIPS, reads.zoneSkips)
+                    .counter(SwareCounters.ZONES_SCANNED, reads.zonesScanned)
+                    .counter(SwareCounters.INTERPOLATION_STEPS, reads.interpolationSteps)
                     .averageLeafFill(treeStats.averageLeafFill());
             return stats.build();
         } finally {
@@ -1383,7 +1467,7 @@ public final class SortednessAwareIndex implements LongIndex {
         if (locking ? lock.getReadHoldCount() > 0 : scanDepth > 0) {
             throw new ConcurrentModificationException("cannot close the index from inside one of its scans");
         }
-        lock.writeLock().lock();
+        lockExclusive();
         try {
             // The owner's reads take no lock: only it closes the index while it lives. Its termination orders
             // everything it did before this thread's isAlive() returns false (JLS 17.4.4).
@@ -1401,7 +1485,7 @@ public final class SortednessAwareIndex implements LongIndex {
                 }
             }
         } finally {
-            lock.writeLock().unlock();
+            unlockExclusive();
         }
     }
 

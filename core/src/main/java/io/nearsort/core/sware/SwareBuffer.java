@@ -32,7 +32,8 @@ import java.lang.invoke.VarHandle;
  * <p>Among entries with equal keys the one at the higher position is the newer: appends go to the end, and
  * every reorganisation sorts stably and keeps only the newest version. A tombstone is an entry marking a
  * delete (§IV-D). Not thread-safe: {@link SortednessAwareIndex} guards it with its lock; lookups, which share
- * the lock, write only the zonemaps and Bloom filters, under {@code coverLock}.
+ * the lock (or, in a single-writer index, its read indicator), write only the zonemaps and Bloom filters, under
+ * {@code coverLock}.
  *
  * <h2>Publication (one writer, many readers)</h2>
  * Readers never read {@link #size}: they take a snapshot {@code n} of the published size ({@link #visibleSize})
@@ -40,7 +41,8 @@ import java.lang.invoke.VarHandle;
  * ordered store ({@link #publish}, a release store: a plain store on x86) after the entries, their zonemaps,
  * {@code minKey}/{@code maxKey} and {@code previousBoundary}; a reader's acquire load of the published size then
  * sees all of them. This lets {@link SortednessAwareIndex}'s single-writer mode append without a lock while
- * readers hold only the shared lock, which excludes every reorganisation (flushes, sorts): an append writes only
+ * readers hold only the shared lock or a mark in its {@code ReadIndicator}, either of which excludes every
+ * reorganisation (flushes, sorts): an append writes only
  * positions at or past the published size, and changes nothing a reader of {@code [0, n)} relies on:
  * <ul>
  *   <li>{@code minKey}/{@code maxKey} only widen, so a reader's check may pass more often, never fail for a
@@ -620,7 +622,7 @@ final class SwareBuffer {
      * zonemap and Bloom filter before scanning it (§IV-B, Fig. 7; the global filter is {@link #bloomRulesOut});
      * -1 when absent.
      */
-    int findInUnsorted(final long key, final int n, final SwareCounters counters) {
+    int findInUnsorted(final long key, final int n, final SwareCounters.Reads reads) {
         final int start = unsortedStart(n);
         if (start == n) {
             return -1;
@@ -629,14 +631,14 @@ final class SwareBuffer {
         final long hash = BloomFilter.hash(key);
         for (int zone = (n - 1) / zoneSize; zone >= start / zoneSize; zone--) {
             if (key < zoneMin[zone] || key > zoneMax[zone]) {
-                counters.zoneSkips.increment();
+                reads.zoneSkips++;
                 continue;
             }
             if (zoneBlooms != null && !zoneBlooms[zone].mightContain(hash)) {
-                counters.bloomNegatives.increment();
+                reads.bloomNegatives++;
                 continue;
             }
-            counters.zonesScanned.increment();
+            reads.zonesScanned++;
             final int from = Math.max(start, zone * zoneSize);
             for (int i = Math.min(n, (zone + 1) * zoneSize) - 1; i >= from; i--) {
                 if (keys[i] == key) {
@@ -652,9 +654,10 @@ final class SwareBuffer {
      * filter, the unsorted ones to their zone's zonemap and filter. Both are built lazily, by the first lookup
      * that consults them, rather than on every append as in the paper (§IV-B): an ingest-only phase pays nothing
      * for them, and a lookup pays for exactly the entries per-append upkeep would have covered since the previous
-     * lookup. Readers share the index's read lock, so they take {@link #coverLock} to add; the volatile ends
-     * publish the zonemaps and bits to readers that find them current. A zone's zonemap starts afresh at its first
-     * unsorted entry: at the zone's start, or where the unsorted section starts inside it.
+     * lookup. Readers run side by side (under the index's shared lock or its read indicator), so they take
+     * {@link #coverLock} to add; the volatile ends publish the zonemaps and bits to readers that find them
+     * current. A zone's zonemap starts afresh at its first unsorted entry: at the zone's start, or where the
+     * unsorted section starts inside it.
      */
     private void coverZones(final int end) {
         if (coveredEnd >= end && (globalBloom == null || globalBloomEnd >= end)) {
@@ -709,7 +712,7 @@ final class SwareBuffer {
      * Position of the newest entry for {@code key} in the query-sorted blocks and the main sorted section of a
      * snapshot of {@code n} entries.
      */
-    int findInSorted(final long key, final int n, final SwareCounters counters) {
+    int findInSorted(final long key, final int n, final SwareCounters.Reads reads) {
         final long[] steps = new long[1];
         try {
             for (int b = blockCount - 1; b >= 0; b--) {
@@ -721,7 +724,7 @@ final class SwareBuffer {
             }
             return SortedSearch.findLast(keys, 0, sortedEnd(n), key, steps);
         } finally {
-            counters.interpolationSteps.add(steps[0]);
+            reads.interpolationSteps += steps[0];
         }
     }
 

@@ -71,7 +71,7 @@ public class ZonemapPublicationTest {
             .concurrency(Concurrency.SINGLE_WRITER).build();
     private final SwareBuffer buffer = index.buffer;
     /** The reader's own counters for the buffer's checks (plain counts: only the reader writes them). */
-    private final SwareCounters counters = new SwareCounters(false);
+    private final SwareCounters.Reads counts = new SwareCounters.Reads(null);
     /** The position the writer's append takes. */
     private final int p = FIRST + Math.floorMod(NEXT.getAndIncrement(), KEYS.length - FIRST);
     /** The thread that built the state: the index's writer thread so far. */
@@ -107,9 +107,9 @@ public class ZonemapPublicationTest {
         final long key = KEYS[p];
         int pos = -1;
         if (buffer.mayContain(key, n)) {
-            pos = buffer.findInUnsorted(key, n, counters);
+            pos = buffer.findInUnsorted(key, n, counts);
             if (pos < 0) {
-                pos = buffer.findInSorted(key, n, counters);
+                pos = buffer.findInSorted(key, n, counts);
             }
         }
         int missed = pos < 0 ? 1 : 0;

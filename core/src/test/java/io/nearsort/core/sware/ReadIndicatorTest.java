@@ -1,0 +1,103 @@
+package io.nearsort.core.sware;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The fast path of a single-writer index's point reads: what a writer's revocation waits for and lets in. */
+class ReadIndicatorTest {
+    private final SwareCounters counters = new SwareCounters(true);
+    private final ReadIndicator indicator = new ReadIndicator(counters);
+
+    @Test
+    void aReadEntersAndLeavesWithItsThreadsSlot() {
+        final ReadIndicator.Slot slot = indicator.enter();
+        assertNotNull(slot);
+        assertSame(Thread.currentThread(), slot.owner);
+        assertSame(counters.reads(), slot.reads, "the slot carries the thread's read counts");
+        assertNull(indicator.enter(), "a read inside a read of the same thread takes the lock");
+        indicator.exit(slot);
+        assertSame(slot, indicator.enter(), "the thread keeps its slot");
+        indicator.exit(slot);
+        assertEquals(1, indicator.slotCount());
+    }
+
+    @Test
+    void revokedReadsTakeTheLockUntilRestored() {
+        indicator.revoke();
+        assertNull(indicator.enter());
+        indicator.restore();
+        final ReadIndicator.Slot slot = indicator.enter();
+        assertNotNull(slot);
+        indicator.exit(slot);
+    }
+
+    @Test
+    void revocationWaitsForTheReadInside() throws Exception {
+        final CountDownLatch inside = new CountDownLatch(1);
+        final CountDownLatch leave = new CountDownLatch(1);
+        final Thread reader = new Thread(() -> {
+            final ReadIndicator.Slot slot = indicator.enter();
+            inside.countDown();
+            try {
+                leave.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                indicator.exit(slot);
+            }
+        });
+        reader.start();
+        assertTrue(inside.await(10, TimeUnit.SECONDS));
+        final CountDownLatch revoked = new CountDownLatch(1);
+        final Thread writer = new Thread(() -> {
+            indicator.revoke();
+            revoked.countDown();
+        });
+        writer.start();
+        assertFalse(revoked.await(200, TimeUnit.MILLISECONDS), "revoke returned with a read inside");
+        assertNull(indicator.enter(), "a read that comes after the revocation does not enter");
+        leave.countDown();
+        assertTrue(revoked.await(10, TimeUnit.SECONDS), "revoke did not return once the read left");
+        reader.join();
+        writer.join();
+    }
+
+    @Test
+    void tryRevokeLeavesThePathOpenWhileAReadIsInside() throws Exception {
+        final AtomicReference<Boolean> tried = new AtomicReference<>();
+        final ReadIndicator.Slot slot = indicator.enter();
+        final Thread writer = new Thread(() -> tried.set(indicator.tryRevoke()));
+        writer.start();
+        writer.join();
+        assertFalse(tried.get());
+        indicator.exit(slot);
+        final ReadIndicator.Slot again = indicator.enter();
+        assertNotNull(again, "the failed try left the fast path open");
+        indicator.exit(again);
+        assertTrue(indicator.tryRevoke());
+        assertNull(indicator.enter());
+        indicator.restore();
+    }
+
+    @Test
+    void slotsOfEndedThreadsAreDroppedWhenAnotherRegisters() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            final Thread reader = new Thread(() -> indicator.exit(indicator.enter()));
+            reader.start();
+            reader.join();
+        }
+        final ReadIndicator.Slot slot = indicator.enter();
+        indicator.exit(slot);
+        assertEquals(1, indicator.slotCount(), "only this thread's slot is left");
+    }
+}
