@@ -15,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
  * until no slot is marked.
  *
  * <p>Why: the shared lock's two compare-and-sets on a word every reader and the writer touch cost a single-writer
- * index's point read from another thread about 90 ns on a 2-core Intel VM (10M keys, K=5%/L=5%: 357 ns a lookup,
+ * index's point read about 90 ns on a 2-core Intel VM (10M keys, K=5%/L=5%, independent lookups: 357 ns a lookup,
  * against 246 ns with no guard at all). Marking a slot of the thread's own is a volatile store (a store and one
  * fence) and a release store: 253 ns. Shared, hashed slots would need an atomic add to enter and another to
  * leave: 263 ns on one counter field, 315-338 ns on an {@code AtomicLongArray}'s slots (docs/benchmarks.md).

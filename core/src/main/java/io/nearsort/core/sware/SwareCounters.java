@@ -83,8 +83,8 @@ final class SwareCounters {
 
     /**
      * This thread's read-path counts, which only this thread writes: plain counts, so that a lookup executes no
-     * atomic instruction for them (three adders' compare-and-sets had cost 24 ns of a single-writer index's
-     * point read from another thread, 358 against 334 ns, on a 2-core Intel VM).
+     * atomic instruction for them (the adders' compare-and-sets had cost 24 ns of a single-writer index's
+     * point read, 358 against 334 ns, on a 2-core Intel VM).
      */
     Reads reads() {
         return only != null ? only : perThread.get();
