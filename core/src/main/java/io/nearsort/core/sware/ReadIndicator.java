@@ -30,6 +30,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Memory: a slot (about 150 bytes, padded) per thread that ever read through the indicator, found through a
  * {@link PerThread}; slots of threads that have ended are dropped when a new thread registers (the
  * {@link PerThread}'s table may hold on to an ended {@code Thread} object until another thread takes its entry).
+ * A registration and a revocation each scan every live reader's slot: cheap for a pool of reading threads,
+ * costly with tens of thousands of live reading threads (virtual threads, say).
  */
 final class ReadIndicator {
     private static final VarHandle INSIDE;
