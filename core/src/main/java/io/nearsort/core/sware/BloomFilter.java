@@ -1,135 +1,108 @@
 package io.nearsort.core.sware;
 
+import java.util.Arrays;
+import java.util.SplittableRandom;
+
 /**
- * A blocked, sectorised Bloom filter over {@code long} keys (SWARE §IV-B, Fig. 7): {@code bitsPerEntry} bits per
- * expected entry and {@code round(bitsPerEntry · ln 2)} probes, all inside one 512-bit block (one cache line)
- * chosen by the key's hash. Probe {@code i} sets one bit of word {@code i mod 8} of the block, so the probes of
- * a key touch different words: an insert is eight independent, branch-free stores (no probe waits for the
- * previous one's store), a probe of the filter eight independent loads. One 64-bit mix of the key (MurmurHash3's
- * finaliser) serves every probe and every filter of the buffer, the paper's "hash sharing". 10 bits per entry
- * give about a 1% false-positive rate ({@code BloomFilterTest} measures it). Guarded by its owner's lock.
+ * A register-blocked Bloom filter over {@code long} keys (SWARE §IV-B, Fig. 7; the blocking is Putze, Sanders and
+ * Singler's, <i>Cache-, Hash- and Space-Efficient Bloom Filters</i>, 2007): {@code bitsPerEntry} bits per expected
+ * entry, and every key's probes set bits of one 64-bit word, which the key's hash picks. A probe of the filter is
+ * one load of that word, two loads of the key's bit pattern from tables that stay in the L1 cache, and a test:
+ * one cache line of the filter, whatever the probe count.
+ *
+ * <p>Why one word rather than a 512-bit block: a lookup that the filter turns away from the buffer is otherwise a
+ * tree lookup, and over a tree larger than the cache a stream of independent lookups is bounded by how many of
+ * them the processor overlaps, which every instruction and every cache line of the filter reduces. Over a
+ * 10M-key single-thread SA B+-tree after scrambled keys, a scratch read path that only checked the buffer's range
+ * and the filter before the tree took 500 ns a lookup with eight probes in a 512-bit block (two cache lines on the
+ * Java heap, whose arrays are not line-aligned), 416–436 ns with one word and a shift and an or per probe, and
+ * 319–344 ns with one word and a table of patterns; 275–285 ns with no filter, the plain B+-tree 234–274 ns
+ * (docs/benchmarks.md, "2026-11-29, fourteenth session"). The price is a higher false-positive rate at equal
+ * size: 1.9% at 10 bits per entry (the index's default) against 1.0%, 1.1% at 12 bits, 3.5% at 8.
+ * {@code BloomFilterTest} checks the measured rate against the model's at several sizes and key shapes.
+ *
+ * <p>The probe count for {@code b} bits per entry is close to the optimum for a 64-bit block: {@code round(b / 2)}
+ * up to 12 bits (6 probes), then one more per 6 bits, at most 10. A key's bit pattern is the union of two fixed
+ * patterns of half as many bits, each one of 1,024, picked by 10 bits of the hash (16 KiB of patterns per probe count, so
+ * two loads from the L1 cache rather than a shift and an or per probe); its word by the hash's high bits. Two
+ * patterns' bits may coincide, which costs about a tenth over the model's rate; a single table of 1,024 patterns
+ * cost up to 60% at 16 and 20 bits per entry. The hash is MurmurHash3's 64-bit finaliser: a multiply alone left
+ * keys that differ only in their high half (a partition in the high bits) at three times the rate. One hash of the
+ * key serves every filter of the buffer (the paper's "hash sharing"). Guarded by its owner: writers add under the
+ * buffer's cover lock; readers probe words published to them by the buffer's volatile ends.
  */
 final class BloomFilter {
-    private static final int BLOCK_WORDS = 8;
-    private static final int BLOCK_BITS = BLOCK_WORDS * Long.SIZE;
-    /** Bits of the hash one probe consumes: a bit index inside its 64-bit word. */
-    private static final int PROBE_BITS = 6;
-    private static final int MAX_PROBES = 2 * BLOCK_WORDS;
+    /** Patterns per table: a power of two. */
+    private static final int PATTERNS = 1 << 10;
+    private static final int PATTERN_BITS = 10;
+    private static final int MAX_PROBES = 10;
     /**
-     * Probes per bit of budget: above the classic ln 2, because one bit per word makes the words of a block fill
-     * unevenly; 0.8 measured best for the sectorised layout (1.0% false positives at 10 bits per entry, against
-     * 1.8% with ln 2).
+     * {@code HIGH_PATTERNS[k]} and {@code LOW_PATTERNS[k]}: {@link #PATTERNS} words of {@code ceil(k / 2)} and
+     * {@code floor(k / 2)} distinct bits each, from a fixed seed.
      */
-    private static final double PROBES_PER_BIT = 0.8;
+    private static final long[][] HIGH_PATTERNS = patternTables(1);
+    private static final long[][] LOW_PATTERNS = patternTables(0);
 
     private final long[] words;
-    private final int blocks;
+    private final long[] highPatterns;
+    private final long[] lowPatterns;
     private final int probes;
     /** Whether a key was added since the last {@link #clear}: an untouched filter clears for free. */
     private boolean dirty;
+
     /**
      * @param expectedEntries entries the filter is sized for, at least 1
-     * @param bitsPerEntry    bits per expected entry, at least 1
+     * @param bitsPerEntry    bits per expected entry, 1 to 64
      */
     BloomFilter(final int expectedEntries, final int bitsPerEntry) {
         final long bits = (long) expectedEntries * bitsPerEntry;
-        this.blocks = (int) Math.max(1, Math.min(1 << 24, (bits + BLOCK_BITS - 1) / BLOCK_BITS));
-        this.words = new long[blocks * BLOCK_WORDS];
-        this.probes = Math.max(1, Math.min(MAX_PROBES, (int) Math.round(bitsPerEntry * PROBES_PER_BIT)));
+        this.words = new long[(int) Math.max(1, (bits + Long.SIZE - 1) / Long.SIZE)];
+        this.probes = probesFor(bitsPerEntry);
+        this.highPatterns = HIGH_PATTERNS[probes];
+        this.lowPatterns = LOW_PATTERNS[probes];
+    }
+
+    /** The probe count for {@code bitsPerEntry}: close to the optimum for one 64-bit word per key. */
+    static int probesFor(final int bitsPerEntry) {
+        final int k = bitsPerEntry <= 12 ? (bitsPerEntry + 1) / 2 : 6 + (bitsPerEntry - 12) / 6;
+        return Math.max(1, Math.min(MAX_PROBES, k));
     }
 
     /** The hash every filter of the buffer shares for {@code key}: compute it once per key. */
     static long hash(final long key) {
-        return mix(key);
+        long h = key;
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb9fe1a85ec53L;
+        h ^= h >>> 33;
+        return h;
     }
 
     /** Adds a key by its {@link #hash}. */
     void add(final long hash) {
         dirty = true;
-        final int base = block(hash) * BLOCK_WORDS;
-        final long[] w = words;
-        long bits = probeBits(hash);
-        final int first = (int) bits & (BLOCK_WORDS - 1);
-        bits >>>= 3;
-        for (int i = 0; i < BLOCK_WORDS; i++) {
-            w[base + i] |= (1L << bits) & covered((i - first) & (BLOCK_WORDS - 1));
-            bits >>>= PROBE_BITS;
-        }
-        if (probes > BLOCK_WORDS) {
-            bits = mix(probeBits(hash));
-            for (int i = 0; i < BLOCK_WORDS; i++) {
-                w[base + i] |= (1L << bits) & covered(i + BLOCK_WORDS);
-                bits >>>= PROBE_BITS;
-            }
-        }
+        words[word(hash)] |= pattern(hash);
     }
 
     /** Whether a key with this {@link #hash} may have been added; false means certainly not. */
     boolean mightContain(final long hash) {
-        if (probes == BLOCK_WORDS) {
-            return mightContainOnePerWord(hash);
-        }
-        final int base = block(hash) * BLOCK_WORDS;
-        final long[] w = words;
-        long bits = probeBits(hash);
-        final int first = (int) bits & (BLOCK_WORDS - 1);
-        bits >>>= 3;
-        long missing = 0;
-        for (int i = 0; i < BLOCK_WORDS; i++) {
-            final long probe = (1L << bits) & covered((i - first) & (BLOCK_WORDS - 1));
-            missing |= probe & ~w[base + i];
-            bits >>>= PROBE_BITS;
-        }
-        if (probes > BLOCK_WORDS) {
-            bits = mix(probeBits(hash));
-            for (int i = 0; i < BLOCK_WORDS; i++) {
-                final long probe = (1L << bits) & covered(i + BLOCK_WORDS);
-                missing |= probe & ~w[base + i];
-                bits >>>= PROBE_BITS;
-            }
-        }
-        return missing == 0;
+        return (pattern(hash) & ~words[word(hash)]) == 0;
     }
 
-    /**
-     * {@link #mightContain} with exactly one probe per word (8 probes: 10 bits per entry, the default), which
-     * every word covers: the same bits without the probe masks, written out. Lookups of keys inside the buffer's
-     * range probe the filter every time: with this, independent lookups of scrambled keys in a 10M-key
-     * single-thread index went from ~585 to ~520 ns in a harness (JMH could not tell it from its noise;
-     * docs/benchmarks.md, "2026-11-28, eleventh session").
-     */
-    private boolean mightContainOnePerWord(final long hash) {
-        final int base = block(hash) * BLOCK_WORDS;
-        final long[] w = words;
-        final long bits = probeBits(hash) >>> 3; // as mightContain: the first 3 bits pick no word here
-        final long missing = (1L << bits & ~w[base])
-                | (1L << (bits >>> PROBE_BITS) & ~w[base + 1])
-                | (1L << (bits >>> 2 * PROBE_BITS) & ~w[base + 2])
-                | (1L << (bits >>> 3 * PROBE_BITS) & ~w[base + 3])
-                | (1L << (bits >>> 4 * PROBE_BITS) & ~w[base + 4])
-                | (1L << (bits >>> 5 * PROBE_BITS) & ~w[base + 5])
-                | (1L << (bits >>> 6 * PROBE_BITS) & ~w[base + 6])
-                | (1L << (bits >>> 7 * PROBE_BITS) & ~w[base + 7]);
-        return missing == 0;
+    /** The key's bits within its word: two patterns picked by the hash's low 20 bits. */
+    private long pattern(final long hash) {
+        return highPatterns[(int) hash & (PATTERNS - 1)] | lowPatterns[(int) (hash >>> PATTERN_BITS) & (PATTERNS - 1)];
     }
 
-    /**
-     * All ones when probe number {@code probe} exists ({@code probe < probes}), else zero: probes of the first
-     * round are numbered from the word the hash picks first, so with fewer than 8 probes keys still spread over
-     * every word of the block. Branch-free.
-     */
-    private long covered(final int probe) {
-        return (long) (probe - probes) >> 63;
+    /** The word for a hash: its high 32 bits scaled to {@code [0, words.length)}. */
+    private int word(final long hash) {
+        return (int) (((hash >>> 32) * words.length) >>> 32);
     }
 
-    /** Probe bits decorrelated from the block bits by one multiply (the hash is already well mixed). */
-    private static long probeBits(final long hash) {
-        return hash * 0x9E3779B97F4A7C15L;
-    }
-
-    /** The block for a hash: the high 32 bits scaled to [0, blocks) (independent of the probe bits). */
-    private int block(final long hash) {
-        return (int) (((hash >>> 32) * blocks) >>> 32);
+    /** Probes per key (for tests). */
+    int probes() {
+        return probes;
     }
 
     /**
@@ -138,7 +111,7 @@ final class BloomFilter {
      */
     void clear() {
         if (dirty) {
-            java.util.Arrays.fill(words, 0L);
+            Arrays.fill(words, 0L);
             dirty = false;
         }
     }
@@ -148,14 +121,21 @@ final class BloomFilter {
         return (long) words.length * Long.BYTES;
     }
 
-    /** MurmurHash3's 64-bit finaliser: every input bit affects every output bit. */
-    static long mix(final long key) {
-        long h = key;
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        h *= 0xc4ceb9fe1a85ec53L;
-        h ^= h >>> 33;
-        return h;
+    /** Tables of {@code ceil(k / 2)} ({@code roundUp} 1) or {@code floor(k / 2)} distinct bits per pattern. */
+    private static long[][] patternTables(final int roundUp) {
+        final SplittableRandom random = new SplittableRandom(0x5EEDB100L + roundUp);
+        final long[][] tables = new long[MAX_PROBES + 1][];
+        for (int k = 1; k <= MAX_PROBES; k++) {
+            final int bits = (k + roundUp) / 2;
+            tables[k] = new long[PATTERNS];
+            for (int i = 0; i < PATTERNS; i++) {
+                long pattern = 0;
+                while (Long.bitCount(pattern) < bits) {
+                    pattern |= 1L << random.nextInt(Long.SIZE);
+                }
+                tables[k][i] = pattern;
+            }
+        }
+        return tables;
     }
 }

@@ -1,5 +1,7 @@
 package io.nearsort.core.sware;
 
+import java.util.Arrays;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -27,6 +29,26 @@ final class PerThread<T extends PerThread.Owned> {
     /** @param create makes this thread's object, called once per thread on its first {@link #get} */
     PerThread(final Supplier<T> create) {
         this.local = ThreadLocal.withInitial(create);
+    }
+
+    /**
+     * A registry's next array: the objects of {@code registered} whose threads are still alive, then {@code mine};
+     * each dropped object goes to {@code ended}. Registries of per-thread objects call this when a thread
+     * registers, so that ended threads' objects (and their {@code Thread}s) do not pile up in a long-lived index;
+     * a thread's termination orders its last writes before {@code isAlive()} returns false (JLS 17.4.4).
+     */
+    static <T extends Owned> T[] keepLive(final T[] registered, final T mine, final Consumer<? super T> ended) {
+        final T[] kept = Arrays.copyOf(registered, registered.length + 1);
+        int k = 0;
+        for (final T t : registered) {
+            if (t.owner().isAlive()) {
+                kept[k++] = t;
+            } else {
+                ended.accept(t);
+            }
+        }
+        kept[k++] = mine;
+        return Arrays.copyOf(kept, k);
     }
 
     /** This thread's object. */

@@ -2,8 +2,6 @@ package io.nearsort.core.sware;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -132,14 +130,7 @@ final class ReadIndicator {
 
     private synchronized Slot register() {
         final Slot mine = new Slot(Thread.currentThread(), counters.reads());
-        final List<Slot> kept = new ArrayList<>(slots.length + 1);
-        for (final Slot s : slots) {
-            if (s.owner.isAlive()) {
-                kept.add(s); // an ended thread cannot be inside a read
-            }
-        }
-        kept.add(mine);
-        slots = kept.toArray(new Slot[0]);
+        slots = PerThread.keepLive(slots, mine, ended -> { }); // an ended thread cannot be inside a read
         return mine;
     }
 

@@ -1009,11 +1009,15 @@ public final class SortednessAwareIndex implements LongIndex {
 
     /**
      * A point read (§IV-B): the value of {@code key} or {@code defaultValue}, or with {@code presence} 1 or 0.
-     * The owner of a {@link Concurrency#PINNED_WRITER} index reads without a lock; other readers of a single-writer
-     * index announce themselves in {@link #fastReads} instead of taking the shared lock, unless a writer holding
-     * the exclusive lock has closed that path; the rest hold the shared lock.
+     * A {@link Concurrency#SINGLE_THREAD} index and the owner of a {@link Concurrency#PINNED_WRITER} index read
+     * without a lock; other readers of a single-writer index announce themselves in {@link #fastReads} instead of
+     * taking the shared lock, unless a writer holding the exclusive lock has closed that path; the rest hold the
+     * shared lock.
      */
     private long pointRead(final long key, final long defaultValue, final boolean presence) {
+        if (!locking) {
+            return find(key, defaultValue, presence, sizeForAloneRead(false), false, counters.reads());
+        }
         if (isOwnerThread()) {
             return find(key, defaultValue, presence, sizeForOwnerRead(), true, fastReads.mine().reads);
         }
@@ -1036,16 +1040,39 @@ public final class SortednessAwareIndex implements LongIndex {
     }
 
     /**
-     * {@link #pointRead} in the buffer's first {@code n} entries, then in a detached run on its way to the tree
-     * (reading beside that write), then in the tree, waiting for the run where the tree cannot be read beside
-     * its writer; called with the read side held. The tree is read as its writer reads it for {@code ownerRead}.
+     * {@link #pointRead} in the buffer's first {@code n} entries, then in the tree; called with the read side held.
+     * The tree is read as its writer reads it for {@code ownerRead}. Every point read runs this, so what is rare
+     * (a key the buffer may hold, a run on its way to the tree) is out of line: independent lookups over a tree
+     * larger than the cache slow down with every instruction added to each (docs/benchmarks.md, "2026-11-29,
+     * fourteenth session").
      */
     private long find(final long key, final long defaultValue, final boolean presence, final int n,
                       final boolean ownerRead, final SwareCounters.Reads reads) {
-        final int pos = findInBuffer(key, n, reads);
-        if (pos >= 0) {
-            return buffer.tombstones[pos] ? absent(defaultValue, presence) : present(buffer.values[pos], presence);
+        reads.lookups++;
+        if (buffer.mayHold(key, n, reads)) {
+            final int pos = searchBuffer(key, n, reads);
+            if (pos >= 0) {
+                return buffer.tombstones[pos] ? absent(defaultValue, presence) : present(buffer.values[pos], presence);
+            }
         }
+        // A run is detached only under the exclusive lock, which the read side excludes: emitting cannot turn
+        // true during this read, only false.
+        if (emitting) {
+            return findBesideEmit(key, defaultValue, presence, ownerRead, reads);
+        }
+        if (!treeMayContain(key, reads)) {
+            return absent(defaultValue, presence);
+        }
+        // The owner writes the tree itself, so no tree write runs beside its read.
+        return readTree(key, defaultValue, presence, ownerRead);
+    }
+
+    /**
+     * {@link #find} past the buffer while a run detached by a flush cycle is on its way to the tree: in the run,
+     * then in the tree, reading beside that write where the tree allows it and otherwise waiting for the run.
+     */
+    private long findBesideEmit(final long key, final long defaultValue, final boolean presence,
+                                final boolean ownerRead, final SwareCounters.Reads reads) {
         if (readingBesideEmit()) {
             final int at = detached.find(key);
             if (at >= 0) {
@@ -1059,7 +1086,6 @@ public final class SortednessAwareIndex implements LongIndex {
             if (!treeMayContain(key, reads)) {
                 return absent(defaultValue, presence);
             }
-            // The owner writes the tree itself, so no tree write runs beside its read.
             return readTree(key, defaultValue, presence, ownerRead);
         } finally {
             if (treeLocked) {
@@ -1086,6 +1112,28 @@ public final class SortednessAwareIndex implements LongIndex {
     /** Whether this thread owns a {@link Concurrency#PINNED_WRITER} index: its point reads take no lock. */
     private boolean isOwnerThread() {
         return pinned && owner == Thread.currentThread();
+    }
+
+    /**
+     * {@link #lockForRead} of a {@link Concurrency#SINGLE_THREAD} index, which takes no lock: the buffer's size,
+     * after a query-driven sort (§IV-C) if one is due.
+     */
+    private int sizeForAloneRead(final boolean forScan) {
+        if (closed || emitFailure != null) {
+            throw unusable();
+        }
+        if (scanDepth == 0 && needsSort(forScan, buffer.size)) {
+            sortAloneForQueries();
+        }
+        return buffer.size;
+    }
+
+    private void sortAloneForQueries() {
+        if (buffer.sortUnsortedIntoBlock(sorter, counters)) {
+            counters.queryDrivenSorts++;
+            epoch++;
+            buffer.publish();
+        }
     }
 
     /**
@@ -1185,18 +1233,9 @@ public final class SortednessAwareIndex implements LongIndex {
 
     /**
      * The position deciding {@code key} (a value or a tombstone) among the buffer's first {@code n} entries, or -1
-     * to ask the tree (§IV-B).
+     * to ask the tree (§IV-B); for a key {@link SwareBuffer#mayHold} lets through.
      */
-    private int findInBuffer(final long key, final int n, final SwareCounters.Reads reads) {
-        reads.lookups++;
-        if (!buffer.mayContain(key, n)) {
-            reads.bufferSkips++;
-            return -1;
-        }
-        if (buffer.bloomRulesOut(key, n)) {
-            reads.bloomNegatives++;
-            return -1;
-        }
+    private int searchBuffer(final long key, final int n, final SwareCounters.Reads reads) {
         int pos = buffer.findInUnsorted(key, n, reads);
         if (pos < 0) {
             pos = buffer.findInSorted(key, n, reads);
@@ -1279,15 +1318,7 @@ public final class SortednessAwareIndex implements LongIndex {
      */
     private int lockForRead(final boolean forScan) {
         if (!locking) {
-            if (closed || emitFailure != null) {
-                throw unusable();
-            }
-            if (scanDepth == 0 && needsSort(forScan, buffer.size) && buffer.sortUnsortedIntoBlock(sorter, counters)) {
-                counters.queryDrivenSorts++;
-                epoch++;
-                buffer.publish();
-            }
-            return buffer.size;
+            return sizeForAloneRead(forScan);
         }
         lock.readLock().lock();
         if (closed || emitFailure != null) {

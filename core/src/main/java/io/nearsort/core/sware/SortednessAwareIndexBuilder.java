@@ -132,7 +132,10 @@ public final class SortednessAwareIndexBuilder {
     }
 
     /**
-     * Bits per entry of the global and per-zone Bloom filters, 0 to 64; 0 turns them off (default 10).
+     * Bits per entry of the global and per-zone Bloom filters, 0 to 64; 0 turns them off (default 10). The filters
+     * keep each key's bits in one 64-bit word, so that a lookup's probe reads one cache line: about 3.5% of keys
+     * not in the buffer pass them at 8 bits, 1.9% at 10, 1.1% at 12 and 0.45% at 16 (each such lookup then
+     * searches the buffer before the tree). The filters live on the Java heap.
      *
      * @param bits filter bits per buffered entry, from 0 (no filters) to 64
      * @return this builder

@@ -605,21 +605,35 @@ final class SwareBuffer {
     }
 
     /**
-     * Whether the global Bloom filter rules {@code key} out of the whole buffer: unlike the paper's, which covers
-     * the unsorted section only, ours covers the sorted runs too, so a lookup for a key that lives in the tree
-     * skips the interpolation searches as well (§IV-B, Fig. 6). False when there is no filter.
+     * Whether {@code key} may be among the first {@code n} entries: inside the buffer's key range, and not ruled out
+     * by the global Bloom filter, which unlike the paper's (the unsorted section only) covers the sorted runs too, so
+     * a lookup for a key that lives in the tree skips the interpolation searches as well (§IV-B, Fig. 6). Counts
+     * the lookups it turns away in {@code reads}. Every point read runs this: it is kept to a few instructions
+     * (the filter is brought up to date out of line), since independent lookups over a tree larger than the cache
+     * slow down with every instruction added to each.
      */
-    boolean bloomRulesOut(final long key, final int n) {
-        if (globalBloom == null) {
+    boolean mayHold(final long key, final int n, final SwareCounters.Reads reads) {
+        if (!mayContain(key, n)) {
+            reads.bufferSkips++;
             return false;
         }
-        coverZones(n);
-        return !globalBloom.mightContain(BloomFilter.hash(key));
+        final BloomFilter bloom = globalBloom;
+        if (bloom == null) {
+            return true;
+        }
+        if (globalBloomEnd < n || coveredEnd < n) {
+            coverZones(n);
+        }
+        if (!bloom.mightContain(BloomFilter.hash(key))) {
+            reads.bloomNegatives++;
+            return false;
+        }
+        return true;
     }
 
     /**
      * Position of the newest entry for {@code key} in the unsorted section, newest first, consulting each zone's
-     * zonemap and Bloom filter before scanning it (§IV-B, Fig. 7; the global filter is {@link #bloomRulesOut});
+     * zonemap and Bloom filter before scanning it (§IV-B, Fig. 7; the global filter is {@link #mayHold});
      * -1 when absent.
      */
     int findInUnsorted(final long key, final int n, final SwareCounters.Reads reads) {

@@ -1,7 +1,5 @@
 package io.nearsort.core.sware;
 
-import java.util.Arrays;
-
 /**
  * The SWARE buffer's statistics (what SWARE Figures 11 and 13 and Table I report). Read-path counters are
  * {@link Reads}, one per reading thread when queries run concurrently (an atomic add per lookup would cost more
@@ -90,24 +88,10 @@ final class SwareCounters {
         return only != null ? only : perThread.get();
     }
 
-    /**
-     * Counts for a thread's first read. Folds the counts of threads that have ended into {@link #ended} (an ended
-     * thread counts no more, and its termination orders its last counts before {@code isAlive()} returns false,
-     * JLS 17.4.4), so that neither they nor their {@code Thread} objects pile up in a long-lived index.
-     */
+    /** Counts for a thread's first read; folds the counts of threads that have ended into {@link #ended}. */
     private synchronized Reads register() {
         final Reads mine = new Reads(Thread.currentThread());
-        final Reads[] kept = new Reads[live.length + 1];
-        int k = 0;
-        for (final Reads r : live) {
-            if (r.owner.isAlive()) {
-                kept[k++] = r;
-            } else {
-                ended.add(r);
-            }
-        }
-        kept[k++] = mine;
-        live = Arrays.copyOf(kept, k);
+        live = PerThread.keepLive(live, mine, ended::add);
         return mine;
     }
 

@@ -39,8 +39,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * Each state takes one of these six appends in turn (its position {@code p}): the state puts the keys before
  * {@code p}, the writer puts the key at {@code p} (one append per sample, so that the reader often catches it
  * being published). The reader takes the snapshot {@code n}; when it covers the entry ({@code n > p}) it looks the
- * key up through the buffer's checks with that snapshot ({@code mayContain}, {@code findInUnsorted}, then
- * {@code findInSorted}, as {@code SortednessAwareIndex.findInBuffer} does), then through the index's
+ * key up through the buffer's checks with that snapshot ({@code mayHold}, {@code findInUnsorted}, then
+ * {@code findInSorted}, as {@code SortednessAwareIndex.find} does), then through the index's
  * {@code getOrDefault} (its own snapshot is at least {@code n}: nothing reorganises the buffer here).
  *
  * <p>Result: {@code p}; whether the writer's put was lock-free (1: the state was built in the writer's thread, so
@@ -106,7 +106,7 @@ public class ZonemapPublicationTest {
         r.r3 = 1;
         final long key = KEYS[p];
         int pos = -1;
-        if (buffer.mayContain(key, n)) {
+        if (buffer.mayHold(key, n, counts)) {
             pos = buffer.findInUnsorted(key, n, counts);
             if (pos < 0) {
                 pos = buffer.findInSorted(key, n, counts);
