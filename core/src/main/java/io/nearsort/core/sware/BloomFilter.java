@@ -16,20 +16,21 @@ import java.util.SplittableRandom;
  * 10M-key single-thread SA B+-tree after scrambled keys, a scratch read path that only checked the buffer's range
  * and the filter before the tree took 500 ns a lookup with eight probes in a 512-bit block (two cache lines on the
  * Java heap, whose arrays are not line-aligned), 416–436 ns with one word and a shift and an or per probe, and
- * 319–344 ns with one word and a table of patterns; 275–285 ns with no filter, the plain B+-tree 234–274 ns
- * (docs/benchmarks.md, "2026-11-29, fourteenth session"). The price is a higher false-positive rate at equal
- * size: 1.9% at 10 bits per entry (the index's default) against 1.0%, 1.1% at 12 bits, 3.5% at 8.
+ * 319–344 ns with one word, a multiply as hash and a table of patterns; 275–285 ns with no filter, the plain
+ * B+-tree 234–274 ns (docs/benchmarks.md, "2026-11-29, fourteenth session"). The price is a higher false-positive
+ * rate at equal size: 1.9% at 10 bits per entry (the index's default) against 1.0%, 1.1% at 12 bits, 3.5% at 8.
  * {@code BloomFilterTest} checks the measured rate against the model's at several sizes and key shapes.
  *
  * <p>The probe count for {@code b} bits per entry is close to the optimum for a 64-bit block: {@code round(b / 2)}
  * up to 12 bits (6 probes), then one more per 6 bits, at most 10. A key's bit pattern is the union of two fixed
- * patterns of half as many bits, each one of 1,024, picked by 10 bits of the hash (16 KiB of patterns per probe count, so
- * two loads from the L1 cache rather than a shift and an or per probe); its word by the hash's high bits. Two
- * patterns' bits may coincide, which costs about a tenth over the model's rate; a single table of 1,024 patterns
- * cost up to 60% at 16 and 20 bits per entry. The hash is MurmurHash3's 64-bit finaliser: a multiply alone left
- * keys that differ only in their high half (a partition in the high bits) at three times the rate. One hash of the
- * key serves every filter of the buffer (the paper's "hash sharing"). Guarded by its owner: writers add under the
- * buffer's cover lock; readers probe words published to them by the buffer's volatile ends.
+ * patterns of half as many bits, each one of 1,024, picked by 10 bits of the hash (16 KiB of patterns per probe
+ * count: two loads from the L1 cache rather than a shift and an or per probe); its word by the hash's high bits.
+ * Two patterns' bits may coincide, which puts the rate about a tenth above the model's at 10 bits per entry and a
+ * fifth at 20; a single table of 1,024 patterns was up to 60% above it at 16 and 20 bits. The hash is
+ * MurmurHash3's 64-bit finaliser: a multiply alone left keys that differ only in their high half (a partition in
+ * the high bits) at three times the rate. One hash of the key serves every filter of the buffer (the paper's "hash
+ * sharing"). Guarded by its owner: writers add under the buffer's cover lock; readers probe words published to
+ * them by the buffer's volatile ends.
  */
 final class BloomFilter {
     /** Patterns per table: a power of two. */
