@@ -109,14 +109,55 @@ public final class AdaptiveSorter {
      */
     public Algorithm sort(final long[] keys, final long[] values, final int from, final int to,
                           final long kEstimate, final long lEstimate, final SortedOutliers deferred) {
+        return sort(keys, values, from, to, kEstimate, lEstimate, null, deferred);
+    }
+
+    /**
+     * Sorts like {@link #sort(long[], long[], int, int, long, long, SortedOutliers)}, asking {@code lEstimate} for
+     * L only when it is needed: when K alone does not pick the (K,L)-adaptive sort ({@code K >= kThreshold·n}),
+     * or when that sort's greedy pass failed and its heap needs a window. It is asked with {@code keys[from, to)}
+     * in arrival order. Near-sorted runs (small K) that the greedy pass sorts never ask.
+     *
+     * @param keys the keys; {@code keys[from, to)} is sorted in place (but for deferred outliers)
+     * @param values the values, moved with their keys
+     * @param from the first index of the run, inclusive
+     * @param to the end of the run, exclusive
+     * @param kEstimate estimated out-of-place entries in the run (count)
+     * @param lEstimate estimates the maximum displacement in the run when asked
+     * @param deferred receives the outliers (emptied when there are none); null to merge them here
+     * @return the algorithm that sorted the run
+     */
+    public Algorithm sort(final long[] keys, final long[] values, final int from, final int to,
+                          final long kEstimate, final DisplacementEstimator lEstimate,
+                          final SortedOutliers deferred) {
+        java.util.Objects.requireNonNull(lEstimate, "lEstimate");
+        return sort(keys, values, from, to, kEstimate, 0, lEstimate, deferred);
+    }
+
+    /** The sorts above: L is {@code lKnown} when {@code lEstimate} is null, else asked of it when needed. */
+    private Algorithm sort(final long[] keys, final long[] values, final int from, final int to,
+                           final long kEstimate, final long lKnown, final DisplacementEstimator lEstimate,
+                           final SortedOutliers deferred) {
         if (deferred != null) {
             deferred.count = 0;
         }
         final int n = to - from;
-        if (prefersAdaptive(n, kEstimate, lEstimate)) {
+        long l = lKnown;
+        boolean lKnownNow = lEstimate == null;
+        boolean adaptive = kEstimate < kThreshold * n;
+        if (!adaptive) {
+            if (!lKnownNow) {
+                l = KLAdaptiveSort.ask(lEstimate, keys, from, to, (long) Math.ceil(lThreshold * n));
+                lKnownNow = true;
+            }
+            adaptive = l < lThreshold * n;
+        }
+        if (adaptive) {
             final int k = (int) Math.min(n, Math.max(0, kEstimate));
-            final int l = (int) Math.min(n, Math.max(0, lEstimate));
-            if (klSort.sort(keys, values, from, to, k, l, deferred) == KLAdaptiveSort.Outcome.ADAPTIVE) {
+            final KLAdaptiveSort.Outcome outcome = lKnownNow
+                    ? klSort.sort(keys, values, from, to, k, (int) Math.min(n, Math.max(0, l)), deferred)
+                    : klSort.sort(keys, values, from, to, k, lEstimate, deferred);
+            if (outcome == KLAdaptiveSort.Outcome.ADAPTIVE) {
                 adaptiveSorts++;
                 return Algorithm.KL_ADAPTIVE;
             }

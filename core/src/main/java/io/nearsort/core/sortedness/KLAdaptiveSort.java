@@ -95,13 +95,53 @@ public final class KLAdaptiveSort {
      */
     public Outcome sort(final long[] keys, final long[] values, final int from, final int to, final int k,
                         final int l, final SortedOutliers deferred) {
+        if (k < 0 || l < 0) {
+            throw new IllegalArgumentException("k and l must be >= 0 (got: k=" + k + ", l=" + l + ")");
+        }
+        return sort(keys, values, from, to, k, l, null, deferred);
+    }
+
+    /**
+     * Sorts like {@link #sort(long[], long[], int, int, int, int, SortedOutliers)}, asking {@code l} for the
+     * maximum displacement only if the greedy pass fails (the heap pass sizes its window by it), with
+     * {@code keys[from, to)} back in arrival order.
+     *
+     * @param keys the keys; {@code keys[from, to)} is sorted in place (but for deferred outliers)
+     * @param values the values, moved with their keys
+     * @param from the first index of the run, inclusive
+     * @param to the end of the run, exclusive
+     * @param k estimated number of out-of-place entries (count), at least 0
+     * @param l estimates the maximum displacement (count) when asked
+     * @param deferred receives the outliers; null to merge them back here
+     * @return whether the adaptive sort finished the job or fell back
+     * @throws IndexOutOfBoundsException when {@code [from, to)} is not a range of both arrays
+     * @throws IllegalArgumentException when {@code k} is negative, or {@code l} returns a negative estimate
+     */
+    public Outcome sort(final long[] keys, final long[] values, final int from, final int to, final int k,
+                        final DisplacementEstimator l, final SortedOutliers deferred) {
+        return sort(keys, values, from, to, k, 0, java.util.Objects.requireNonNull(l, "l"), deferred);
+    }
+
+    /** L asked of {@code estimator} for {@code keys[from, to)}, precise up to {@code enough}, checked. */
+    static long ask(final DisplacementEstimator estimator, final long[] keys, final int from, final int to,
+                    final long enough) {
+        final long l = estimator.estimate(keys, from, to, enough);
+        if (l < 0) {
+            throw new IllegalArgumentException("the DisplacementEstimator returned a negative L: " + l);
+        }
+        return l;
+    }
+
+    /** The sorts above: L is {@code lKnown} when {@code lEstimate} is null, else asked of it if needed. */
+    private Outcome sort(final long[] keys, final long[] values, final int from, final int to, final int k,
+                         final int lKnown, final DisplacementEstimator lEstimate, final SortedOutliers deferred) {
         if (deferred != null) {
             deferred.count = 0;
         }
         java.util.Objects.checkFromToIndex(from, to, keys.length);
         java.util.Objects.checkFromToIndex(from, to, values.length);
-        if (k < 0 || l < 0) {
-            throw new IllegalArgumentException("k and l must be >= 0 (got: k=" + k + ", l=" + l + ")");
+        if (k < 0) {
+            throw new IllegalArgumentException("k must be >= 0 (got: " + k + ")");
         }
         final int n = to - from;
         if (n < 2) {
@@ -112,7 +152,8 @@ public final class KLAdaptiveSort {
         if (greedySplit(keys, values, from, to, outlierCapacity, deferred)) {
             return Outcome.ADAPTIVE;
         }
-        final int heapCapacity = (int) Math.min(n, (long) k + l + 1);
+        final long l = lEstimate == null ? lKnown : ask(lEstimate, keys, from, to, n);
+        final int heapCapacity = (int) Math.min(n, k + l + 1);
         heap.reset(heapCapacity);
         outCount = 0;
         int write = from;

@@ -35,7 +35,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <h2>Memory</h2>
  * The tree's nodes are off-heap, in its arena; the buffer is on the Java heap and sized by
  * {@link SortednessAwareIndexBuilder#bufferCapacity}: 17 bytes per entry of capacity for the entries plus its
- * Bloom filters (2.5 bytes per entry at 10 bits) as soon as the index is built, about 19.7 MiB for the default
+ * Bloom filters (2.5 bytes per entry at 10 bits) as soon as the index is built, about 19.6 MiB for the default
  * 2<sup>20</sup> entries; the first flush that sorts adds merge buffers and a detached run (17 bytes per entry
  * each) and sort scratch (up to about 100 bytes per entry sorted). Measured with the default capacity: 114.8 MiB
  * after 4M nearly sorted puts, 156.2 MiB after 4M scrambled ones, so budget about 150 bytes per entry of capacity.

@@ -56,7 +56,7 @@ public final class SortednessAwareIndexBuilder {
 
     /**
      * Entries the buffer holds, from 1 to 2^28 (default 2^20). The buffer is on the Java heap and its size
-     * follows this: about 19.7 bytes per entry when built, about 150 once flushes have sorted it (merge buffers,
+     * follows this: about 19.6 bytes per entry when built, about 150 once flushes have sorted it (merge buffers,
      * detached run, sort scratch), so the default takes 20 MiB of heap at first and about 150 MiB in use; see
      * {@link SortednessAwareIndex}'s "Memory" and {@code stats().heapBytes()}.
      *

@@ -1,6 +1,8 @@
 package io.nearsort.core.sware;
 
 import io.nearsort.core.sortedness.AdaptiveSorter;
+import io.nearsort.core.sortedness.DisplacementEstimator;
+import io.nearsort.core.sortedness.ZoneWalkEstimator;
 import io.nearsort.core.sortedness.SortedOutliers;
 
 import java.lang.invoke.MethodHandles;
@@ -139,14 +141,6 @@ final class SwareBuffer {
      */
     private final long[] zoneMin;
     private final long[] zoneMax;
-    /**
-     * The writer's own zonemap maxima of whole zones, for the displacement estimate ({@link
-     * #estimateDisplacement}): valid for the zones {@code [estimatedFrom, estimatedTo)}, computed from the keys
-     * when an estimate first needs them, dropped when entries move. Writer-side state.
-     */
-    private final long[] estimateMax;
-    private int estimatedFrom;
-    private int estimatedTo;
     private final BloomFilter[] zoneBlooms;
     private final BloomFilter globalBloom;
     /**
@@ -161,11 +155,15 @@ final class SwareBuffer {
     private long maxKey;
 
     /**
-     * Running estimates of K and L (counts) since the last reorganisation, for the sort choice (§IV-C); the
-     * retained sorted entries contribute nothing, so the estimates describe the appended entries.
+     * The running estimate of K (a count) since the last reset, for the sort choice (§IV-C): the appended entries'
+     * descents; the retained sorted entries contribute nothing.
      */
     private long outOfOrderAppends;
-    private long maxDisplacement;
+    /**
+     * L for the sort choice (§IV-C), estimated from the unsorted section's keys only when a sort asks (when K
+     * does not decide, or the (K,L) sort's greedy pass fails): the zonemap walk, zones of {@link #zoneSize}.
+     */
+    private final ZoneWalkEstimator displacementEstimator;
 
     private long[] scratchKeys = new long[0];
     private long[] scratchValues = new long[0];
@@ -198,8 +196,8 @@ final class SwareBuffer {
         this.tombstones = new boolean[capacity];
         final int zones = (capacity + zoneSize - 1) / zoneSize;
         this.zoneMin = new long[zones];
+        this.displacementEstimator = DisplacementEstimator.zoneWalk(zoneSize, ESTIMATE_ZONES);
         this.zoneMax = new long[zones];
-        this.estimateMax = new long[zones];
         if (bloomBitsPerEntry > 0) {
             this.zoneBlooms = new BloomFilter[zones];
             for (int z = 0; z < zones; z++) {
@@ -287,16 +285,10 @@ final class SwareBuffer {
 
     /**
      * For tests, as a lookup sees the buffer (every entry published): brings the zonemaps up to date as a lookup
-     * would, then returns the first unsorted position whose key lies outside its zone's zonemap, or -1; -2 when
-     * a whole zone's maximum kept for the displacement estimate is not that zone's largest key.
+     * would, then returns the first unsorted position whose key lies outside its zone's zonemap, or -1.
      */
     int zonemapViolation() {
         coverZones(size);
-        for (int zone = estimatedFrom; zone < estimatedTo; zone++) {
-            if (estimateMax[zone] != zoneMaxOf(zone)) {
-                return -2;
-            }
-        }
         for (int i = unsortedStart(); i < size; i++) {
             final int zone = i / zoneSize;
             if (keys[i] < zoneMin[zone] || keys[i] > zoneMax[zone]) {
@@ -387,14 +379,16 @@ final class SwareBuffer {
     /**
      * Bytes of Java heap the buffer's arrays hold (array payloads, object headers left out): the entries (17
      * bytes each), zonemaps, Bloom filters, and, once it has sorted, its merge buffers (17 bytes per entry of
-     * capacity), its scratch (56 bytes per entry of the longest run sorted) and the deferred outliers. Read by
+     * capacity), its scratch (56 bytes per entry of the longest run sorted), the deferred outliers and the zone
+     * maxima of the last L estimate. Read by
      * {@code stats()} without the writer's lock: a recent value.
      */
     long heapBytes() {
         final long entries = (long) (2 * Long.BYTES + 1) * (keys.length + mergedKeys.length);
         final long scratch = (long) Long.BYTES * (scratchKeys.length + scratchValues.length + scratchOrder.length
                 + runKeys.length + runPositions.length + nextRunKeys.length + nextRunPositions.length);
-        return entries + scratch + (long) Long.BYTES * (zoneMin.length + zoneMax.length + estimateMax.length)
+        return entries + scratch + (long) Long.BYTES * (zoneMin.length + zoneMax.length)
+                + displacementEstimator.heapBytes()
                 + (long) Integer.BYTES * blockStarts.length + bloomBytes() + deferredOutliers.heapBytes();
     }
 
@@ -481,12 +475,8 @@ final class SwareBuffer {
         final int p = size;
         keys[p] = key;
         values[p] = value;
-        if (tombstone) {
-            mayHoldTombstones = true;
-            inOrderLimit = 0;
-        }
-        if (mayHoldTombstones) {
-            tombstones[p] = tombstone;
+        if (tombstone || mayHoldTombstones) {
+            markTombstone(p, tombstone);
         }
         // The minimum and maximum are stored in the branches rather than as a min/max of their old values, which
         // would chain every append to the previous one's store.
@@ -502,12 +492,23 @@ final class SwareBuffer {
             if (key < minKey) {
                 minKey = key;
             }
-            cutSortedPrefix(key);
+            if (sortedPrefixEnd > 0 && key < keys[sortedPrefixEnd - 1]) {
+                cutSortedPrefix(key); // Fig. 5b; the test is here, the search out of line
+            }
         }
         if (p > 0 && key <= keys[p - 1]) {
             noteRepeatOrDescent(p, key);
         }
         size = p + 1;
+    }
+
+    /** The tombstone flag of the entry appended at {@code p} (kept out of {@link #append}, as puts have none). */
+    private void markTombstone(final int p, final boolean tombstone) {
+        if (tombstone) {
+            mayHoldTombstones = true;
+            inOrderLimit = 0;
+        }
+        tombstones[p] = tombstone;
     }
 
     /**
@@ -525,83 +526,27 @@ final class SwareBuffer {
     }
 
     /**
-     * For an append below the buffer's largest key: when it overlaps the sorted prefix (Fig. 5b), cuts the prefix
-     * before the zone holding the first larger key; when it overlaps only the unsorted tail (Fig. 5c), the prefix
-     * stays. (Kept out of {@link #append} so that the JIT inlines that.)
+     * For an append below the last key of the sorted prefix, which it overlaps (Fig. 5b): cuts the prefix before
+     * the zone holding the first larger key. (An append that overlaps only the unsorted tail, Fig. 5c, leaves the
+     * prefix; {@link #append} tells the two apart.)
      */
     private void cutSortedPrefix(final long key) {
-        if (sortedPrefixEnd > 0 && key < keys[sortedPrefixEnd - 1]) {
-            final int firstLarger = SortedSearch.upperBound(keys, 0, sortedPrefixEnd, key);
-            sortedPrefixEnd = (firstLarger / zoneSize) * zoneSize;
-        }
+        final int firstLarger = SortedSearch.upperBound(keys, 0, sortedPrefixEnd, key);
+        sortedPrefixEnd = (firstLarger / zoneSize) * zoneSize;
     }
 
-    /** For an append at {@code p} not above its predecessor: no longer strictly ascending; a descent feeds K and L. */
+    /**
+     * For an append at {@code p} not above its predecessor: no longer strictly ascending; a descent counts for K
+     * (a swap of two keys makes about two displaced entries per descent). L is estimated only if a flush's sort
+     * asks ({@link #displacementEstimator}): kept here per descent, its zone walks took about 30% of each append
+     * of a K=5%/L=5% stream.
+     */
     private void noteRepeatOrDescent(final int p, final long key) {
         strictlyAscending = false;
         inOrderLimit = 0;
         if (key < keys[p - 1]) {
-            estimateDisplacement(p, key);
+            outOfOrderAppends += 2;
         }
-    }
-
-    /**
-     * Updates the running K and L estimates for a key smaller than its predecessor (a descent). A swap of two
-     * keys makes about two displaced entries per descent; the displacement is how far back the key belongs, to
-     * the start of the oldest zone (at most {@link #ESTIMATE_ZONES} back) whose zonemap overlaps it.
-     */
-    private void estimateDisplacement(final int p, final long key) {
-        outOfOrderAppends += 2;
-        if (maxDisplacement >= (long) ESTIMATE_ZONES * zoneSize) {
-            return; // saturated: a walk could add less than one zone
-        }
-        int zone = p / zoneSize;
-        // Only a walk past the zone giving the current maximum can raise it: when that zone does not overlap the
-        // key, there is nothing to do.
-        final int oldest = Math.max(0, zone - ESTIMATE_ZONES);
-        final long improving = Math.floorDiv(p - maxDisplacement - 1, zoneSize); // the newest zone raising it
-        if (improving < oldest) {
-            return;
-        }
-        estimateZones(oldest, zone);
-        if (improving < zone && estimateMax[(int) improving] <= key) {
-            return;
-        }
-        while (zone > oldest && estimateMax[zone - 1] > key) {
-            zone--;
-        }
-        maxDisplacement = Math.max(maxDisplacement, p - (long) zone * zoneSize);
-    }
-
-    /**
-     * Makes {@link #estimateMax} valid for the whole zones {@code [from, to)}. Within a cycle {@code from} only
-     * grows, so each zone is scanned once per reorganization at most.
-     */
-    private void estimateZones(final int from, final int to) {
-        if (estimatedFrom > from || estimatedTo < from) {
-            estimatedFrom = from; // what is valid does not reach [from, to): start afresh
-            estimatedTo = from;
-        }
-        for (int zone = estimatedTo; zone < to; zone++) {
-            estimateMax[zone] = zoneMaxOf(zone);
-        }
-        estimatedTo = Math.max(estimatedTo, to);
-    }
-
-    /** The largest key of the whole zone {@code zone}, by a scan. */
-    private long zoneMaxOf(final int zone) {
-        final int start = zone * zoneSize;
-        final int end = Math.min(size, start + zoneSize);
-        long max = keys[start];
-        for (int i = start + 1; i < end; i++) {
-            max = Math.max(max, keys[i]);
-        }
-        return max;
-    }
-
-    /** Drops the estimate's zone maxima from the zone holding {@code position} on: entries moved there. */
-    private void dropEstimatesFrom(final int position) {
-        estimatedTo = Math.min(estimatedTo, position / zoneSize);
     }
 
     /**
@@ -882,7 +827,7 @@ final class SwareBuffer {
                 newerStart = 0;
             }
             count(sorter.sort(sortKeys, sortValues, sortFrom, sortFrom + tail, Math.min(tail, outOfOrderAppends),
-                    Math.min(tail, maxDisplacement), deferredOutliers), counters);
+                    displacementEstimator, deferredOutliers), counters);
             outliers = deferredOutliers;
             newerEnd = sortFrom + tail - outliers.count();
         } else if (unsorted) {
@@ -891,7 +836,7 @@ final class SwareBuffer {
                 scratchOrder[i] = unsortedFrom + i;
             }
             count(sorter.sort(scratchKeys, scratchOrder, 0, tail, Math.min(tail, outOfOrderAppends),
-                    Math.min(tail, maxDisplacement)), counters);
+                    displacementEstimator, null), counters);
             newerKeys = scratchKeys;
             newerPositions = scratchOrder;
             newerStart = 0;
@@ -1007,7 +952,6 @@ final class SwareBuffer {
      */
     private void install(final int from, final int count) {
         reorganizations++;
-        dropEstimatesFrom(from);
         if (from == 0) {
             final long[] k = keys;
             keys = mergedKeys;
@@ -1152,7 +1096,6 @@ final class SwareBuffer {
         tombstones = t;
         size = rest;
         reorganizations++;
-        dropEstimatesFrom(0); // positions moved; the readers' zonemaps start afresh at resetAfterFlush
         strictlyAscending |= rest == 0; // dropping a prefix keeps the rest in order
         if (previousBoundary != AT_SIZE) {
             previousBoundary = Math.max(0, previousBoundary - n);
@@ -1190,9 +1133,7 @@ final class SwareBuffer {
         blockCount = 0;
         blocksEnd = 0;
         outOfOrderAppends = 0;
-        maxDisplacement = 0;
         clearZoneBlooms(0);
-        dropEstimatesFrom(0);
         if (globalBloom != null) {
             globalBloom.clear();
         }

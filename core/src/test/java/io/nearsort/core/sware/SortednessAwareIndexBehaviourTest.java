@@ -29,6 +29,49 @@ class SortednessAwareIndexBehaviourTest {
         return index.stats().counter("lastSortedZone");
     }
 
+    /**
+     * §IV-C: each flush sorts the buffer's new entries with the (K,L)-adaptive sort when K or L is small, with the
+     * stable (radix) sort otherwise. K is counted per append; L is estimated from the entries only when K does not
+     * decide, as late events (every key a little late: K near 100%) need.
+     */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.CsvSource({"K=5% L=5%, adaptive", "late events D=0.02%, adaptive",
+        "late events D=2%, stable", "scrambled, stable"})
+    void eachFlushSortsWithTheAlgorithmTheStreamsKAndLPick(final String stream, final String expected) {
+        // Flushes sort about 25,000 new entries: L below 5% of that is about 5 zones of 241 entries. Late events
+        // by up to 200 positions are displaced by a zone or two; by up to 20,000, by the walk's 64 zones.
+        final int n = 1_000_000;
+        final KLGenerator generator = KLGenerator.workload(n).seed(5);
+        final long[] keys = switch (stream) {
+            case "K=5% L=5%" -> generator.kPercent(5).lPercent(5).generate();
+            case "late events D=0.02%" -> generator.lateEvents(0.02).generate();
+            case "late events D=2%" -> generator.lateEvents(2).generate();
+            default -> generator.scrambled(true).generate();
+        };
+        for (final Concurrency concurrency : new Concurrency[] {Concurrency.MULTI_WRITER, Concurrency.SINGLE_WRITER}) {
+            try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(50_000).concurrency(concurrency)
+                    .build()) {
+                for (final long key : keys) {
+                    index.put(key, key);
+                }
+                // stats() is a read: it may sort the unsorted section for queries first (one more sort).
+                final IndexStats stats = index.stats();
+                final long flushes = stats.counter("bufferFlushes");
+                final long adaptive = stats.counter(SwareCounters.KL_SORTS);
+                final long stable = stats.counter(SwareCounters.RADIX_SORTS) + stats.counter(SwareCounters.MERGE_SORTS);
+                assertTrue(flushes >= 15, stats::toString);
+                assertEquals(0, stats.counter(SwareCounters.KL_FALLBACKS), stats::toString);
+                if (expected.equals("adaptive")) {
+                    assertTrue(adaptive >= flushes, stats::toString);
+                } else {
+                    assertTrue(stable >= flushes, stats::toString);
+                    assertEquals(0, adaptive, stats::toString);
+                }
+                assertEquals(java.util.Arrays.stream(keys).distinct().count(), index.size());
+            }
+        }
+    }
+
     @Test
     void sortedInputIsIngestedEntirelyByBulkLoading() {
         final int n = 500_000;
