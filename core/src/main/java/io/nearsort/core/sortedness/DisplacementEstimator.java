@@ -46,8 +46,9 @@ public interface DisplacementEstimator {
      * the unbroken stretch of whole zones, ending just before its own, whose largest key exceeds it, at most
      * {@code maxZones} zones back; the estimate is the largest such distance. It is exact for a single key moved
      * back by whole zones; it stops at {@code maxZones · zoneSize} (a longer walk could add less than a zone) or at
-     * the caller's {@code enough}. Costs one pass over the run's keys and, per descent, a walk over zone maxima, ending as
-     * soon as the bound is reached. The instance keeps its zone maxima between calls: confine it to one thread.
+     * the caller's {@code enough}. Costs one pass over the run's keys and, per descent, a walk over zone maxima,
+     * ending as soon as a bound is reached. The instance keeps its zone maxima between calls: confine it to one
+     * thread.
      *
      * @param zoneSize entries per zone, at least 1
      * @param maxZones how many zones back a descent is followed, at least 1
