@@ -2,8 +2,8 @@ package io.nearsort.core.sware;
 
 import io.nearsort.core.sortedness.AdaptiveSorter;
 import io.nearsort.core.sortedness.DisplacementEstimator;
-import io.nearsort.core.sortedness.ZoneWalkEstimator;
 import io.nearsort.core.sortedness.SortedOutliers;
+import io.nearsort.core.sortedness.ZoneWalkEstimator;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -196,8 +196,8 @@ final class SwareBuffer {
         this.tombstones = new boolean[capacity];
         final int zones = (capacity + zoneSize - 1) / zoneSize;
         this.zoneMin = new long[zones];
-        this.displacementEstimator = DisplacementEstimator.zoneWalk(zoneSize, ESTIMATE_ZONES);
         this.zoneMax = new long[zones];
+        this.displacementEstimator = DisplacementEstimator.zoneWalk(zoneSize, ESTIMATE_ZONES);
         if (bloomBitsPerEntry > 0) {
             this.zoneBlooms = new BloomFilter[zones];
             for (int z = 0; z < zones; z++) {
@@ -380,8 +380,7 @@ final class SwareBuffer {
      * Bytes of Java heap the buffer's arrays hold (array payloads, object headers left out): the entries (17
      * bytes each), zonemaps, Bloom filters, and, once it has sorted, its merge buffers (17 bytes per entry of
      * capacity), its scratch (56 bytes per entry of the longest run sorted), the deferred outliers and the zone
-     * maxima of the last L estimate. Read by
-     * {@code stats()} without the writer's lock: a recent value.
+     * maxima of the last L estimate. Read by {@code stats()} without the writer's lock: a recent value.
      */
     long heapBytes() {
         final long entries = (long) (2 * Long.BYTES + 1) * (keys.length + mergedKeys.length);
