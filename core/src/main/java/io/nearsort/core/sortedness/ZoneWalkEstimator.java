@@ -59,7 +59,7 @@ public final class ZoneWalkEstimator implements DisplacementEstimator {
             if (i == zoneEnd) {
                 maxima[zone++] = runningMax;
                 runningMax = Long.MIN_VALUE;
-                zoneEnd = Math.min(n, zoneEnd + zoneSize);
+                zoneEnd = (int) Math.min(n, (long) zoneEnd + zoneSize);
             }
             final long key = keys[from + i];
             if (key < keys[from + i - 1]) {

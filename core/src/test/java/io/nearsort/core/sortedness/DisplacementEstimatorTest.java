@@ -33,6 +33,9 @@ class DisplacementEstimatorTest {
         assertEquals(0, walk.estimate(new long[] {1, 1, 2, 3, 3}, 0, 5, Long.MAX_VALUE));
         assertEquals(0, walk.estimate(new long[] {7}, 0, 1, Long.MAX_VALUE));
         assertEquals(0, walk.estimate(new long[0], 0, 0, Long.MAX_VALUE));
+        // One zone larger than any run: every descent counts its offset.
+        assertEquals(2, DisplacementEstimator.zoneWalk(Integer.MAX_VALUE, 64).estimate(new long[] {3, 4, 1}, 0, 3,
+                Long.MAX_VALUE));
         // A sub-range is a run of its own: its zones start at its first index.
         assertEquals(4, walk.estimate(new long[] {99, 99, 1, 2, 3, 4, 0, -5}, 2, 7, Long.MAX_VALUE));
     }
