@@ -5,6 +5,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -127,7 +128,7 @@ class DisplacementEstimatorTest {
 
         @Override
         public long estimate(final long[] keys, final int from, final int to, final long enough) {
-            runs.add(java.util.Arrays.copyOfRange(keys, from, to));
+            runs.add(Arrays.copyOfRange(keys, from, to));
             enoughs.add(enough);
             return inner.estimate(keys, from, to, enough);
         }
@@ -144,7 +145,7 @@ class DisplacementEstimatorTest {
         assertEquals(AdaptiveSorter.Algorithm.KL_ADAPTIVE, sorter.sort(a[0], a[1], 0, n, 400, unused, null));
         assertEquals(0, unused.runs.size());
         final long[] sortedNear = near.clone();
-        java.util.Arrays.sort(sortedNear);
+        Arrays.sort(sortedNear);
         assertArrayEquals(sortedNear, a[0]);
 
         // K at or above 20%: L decides, asked precisely up to 5% of the run, with the run in arrival order.

@@ -7,8 +7,10 @@ import io.nearsort.core.btree.BPlusTree;
 import io.nearsort.core.sortedness.KLGenerator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.util.Arrays;
 import java.util.ConcurrentModificationException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,7 +37,7 @@ class SortednessAwareIndexBehaviourTest {
      * decide, as late events (every key a little late: K near 100%) need.
      */
     @ParameterizedTest(name = "{0}")
-    @org.junit.jupiter.params.provider.CsvSource({"K=5% L=5%, adaptive", "late events D=0.02%, adaptive",
+    @CsvSource({"K=5% L=5%, adaptive", "late events D=0.02%, adaptive",
         "late events D=2%, stable", "scrambled, stable"})
     void eachFlushSortsWithTheAlgorithmTheStreamsKAndLPick(final String stream, final String expected) {
         // Flushes sort about 25,000 new entries: L below 5% of that is about 5 zones of 241 entries. Late events
@@ -67,7 +69,7 @@ class SortednessAwareIndexBehaviourTest {
                     assertTrue(stable >= flushes, stats::toString);
                     assertEquals(0, adaptive, stats::toString);
                 }
-                assertEquals(java.util.Arrays.stream(keys).distinct().count(), index.size());
+                assertEquals(Arrays.stream(keys).distinct().count(), index.size());
             }
         }
     }
