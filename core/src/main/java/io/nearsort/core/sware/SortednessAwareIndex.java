@@ -24,7 +24,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <p>Writes go to the buffer; when it is full, the sorted prefix up to {@code lastSortedZone} is flushed
  * without sorting if it lies in the first half, otherwise the buffer is sorted ((K,L)-adaptive or merge sort,
  * §IV-C) and the first {@code flushFraction} is flushed (all of it when the buffer has received one strictly
- * ascending run since its last flush: no late entry to absorb); each flushed zone is bulk-appended when its
+ * ascending run since its last flush: no late entry to absorb; more of it while the kept part absorbs too few
+ * late entries to pay for itself, {@link FlushRetention}); each flushed zone is bulk-appended when its
  * first key exceeds the tree's largest key and top-inserted otherwise, re-checking every zone (§IV-A). Point
  * reads check the buffer's zonemap, the unsorted section newest-first behind Bloom filters and zonemaps, the
  * sorted runs with interpolation search, then the tree (§IV-B). Unlike the paper, appends do not feed the
@@ -115,7 +116,8 @@ public final class SortednessAwareIndex implements LongIndex {
     /** Package-private for the jcstress test of its zone maps as readers see them ({@code ZonemapPublicationTest}). */
     final SwareBuffer buffer;
     private final AdaptiveSorter sorter;
-    private final double flushFraction;
+    /** How much of the sorted buffer each regular flush cycle keeps (§IV-A; {@link FlushRetention}). */
+    private final FlushRetention retention;
     /** {@link SortednessAwareIndexBuilder#maxBytes}: no flush cycle for new entries starts with the tree past it. */
     private final long maxTreeBytes;
     /** Whether strictly ascending batches that find the buffer empty go straight to the tree. */
@@ -232,7 +234,7 @@ public final class SortednessAwareIndex implements LongIndex {
         final int zoneSize = Math.max(1, Math.min(config.bufferCapacity(), tree.bulkLeafEntries()));
         this.buffer = new SwareBuffer(config.bufferCapacity(), zoneSize, config.bloomBitsPerEntry());
         this.sorter = config.newSorter();
-        this.flushFraction = config.flushFraction();
+        this.retention = new FlushRetention(config.flushFraction(), config.adaptiveFlushFraction());
         this.maxTreeBytes = config.maxBytes();
         this.sortedBatchesPastBuffer = config.sortedBatchesPastBuffer();
         this.maxSplitRatio = config.adaptiveSplitRatio() ? config.splitRatio() : Double.NaN;
@@ -837,7 +839,8 @@ public final class SortednessAwareIndex implements LongIndex {
         final int capacity = buffer.capacity;
         // The first cycle flushes what a regular cycle of this buffer would; every later one finds the buffer
         // refilled by the run, one strictly ascending run, which flushes whole (flushesWhole).
-        final int firstCycle = flushesWhole() ? capacity : flushCount(capacity);
+        final boolean firstWhole = flushesWhole();
+        final int firstCycle = firstWhole ? capacity : flushCount();
         final long step = Math.max(PUT_ALL_CHUNK, (long) RUN_STEP_CAPACITIES * capacity);
         final int limit = (int) Math.min(to, from + step);
         int end = from;
@@ -854,6 +857,10 @@ public final class SortednessAwareIndex implements LongIndex {
             return 0;
         }
         counters.bufferFlushes += 1 + (taken - firstCycle) / capacity;
+        if (!firstWhole) {
+            retention.cycleFlushed(buffer.keys, buffer.size, firstCycle);
+        }
+        retention.forget(); // the later cycles flush whole
         // Cycle by cycle, as entry-by-entry appends would flush them: the buffered entries first, then the run's
         // head, each cycle's split ratio set by its own share of top-inserts (only buffered entries can be ones).
         final int buffered = buffer.size;
@@ -876,10 +883,9 @@ public final class SortednessAwareIndex implements LongIndex {
         return taken;
     }
 
-    /** Entries a flush cycle sends to the tree from a sorted buffer of {@code n}: whole zones (§IV-A). */
-    private int flushCount(final int n) {
-        final int zone = buffer.zoneSize;
-        return Math.min(n, Math.max(zone, (int) (flushFraction * n) / zone * zone));
+    /** Entries a regular flush cycle sends to the tree from the sorted buffer: whole zones (§IV-A). */
+    private int flushCount() {
+        return retention.flushCount(buffer.keys, buffer.size, buffer.zoneSize);
     }
 
     /**
@@ -895,6 +901,7 @@ public final class SortednessAwareIndex implements LongIndex {
             final int prefix = buffer.flushablePrefix();
             // lastSortedZone is in the first half: flush up to it without sorting, then sort the rest.
             counters.prefixFlushesWithoutSort++;
+            retention.forget();
             beginTreeWrite();
             buffer.detachPrefix(prefix, true, detached);
             buffer.sortAndKeepNewest(0, sorter, counters);
@@ -902,7 +909,13 @@ public final class SortednessAwareIndex implements LongIndex {
             // The sort touches none of the arrays of a run on its way to the tree: it overlaps that run's write.
             buffer.sortAndKeepNewest(0, sorter, counters);
             beginTreeWrite();
-            buffer.detachPrefix(everything ? buffer.size : flushCount(buffer.size), false, detached);
+            final int flushed = everything ? buffer.size : flushCount();
+            if (everything) {
+                retention.forget();
+            } else {
+                retention.cycleFlushed(buffer.keys, buffer.size, flushed);
+            }
+            buffer.detachPrefix(flushed, false, detached);
         }
         buffer.resetAfterFlush();
         emitting = true;
@@ -1467,6 +1480,9 @@ public final class SortednessAwareIndex implements LongIndex {
                     .counter(SwareCounters.BUFFER_FLUSHES, counters.bufferFlushes)
                     .counter(SwareCounters.FLUSHED_ENTRIES, counters.flushedEntries)
                     .counter(SwareCounters.UNSORTED_PREFIX_FLUSHES, counters.prefixFlushesWithoutSort)
+                    .counter(SwareCounters.KEPT_ENTRIES, retention.lastKept())
+                    .counter(SwareCounters.KEPT_SHRINKS, retention.shrinks())
+                    .counter(SwareCounters.KEPT_GROWTHS, retention.growths())
                     .counter(SwareCounters.BATCHES_PAST_BUFFER, counters.batchesPastBuffer)
                     .counter(SwareCounters.ENTRIES_PAST_BUFFER, counters.entriesPastBuffer)
                     .counter(SwareCounters.KL_SORTS, counters.klSorts)

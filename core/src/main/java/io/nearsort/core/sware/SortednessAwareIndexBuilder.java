@@ -32,6 +32,7 @@ public final class SortednessAwareIndexBuilder {
     private Concurrency concurrency = Concurrency.MULTI_WRITER;
     private double splitRatio = 0.8;
     private boolean adaptiveSplitRatio = true;
+    private boolean adaptiveFlushFraction = true;
     private long maxBytes = TreeBuilder.NO_MEMORY_BOUND;
     private final TreeBuilder<?> tree;
 
@@ -75,8 +76,10 @@ public final class SortednessAwareIndexBuilder {
 
     /**
      * Fraction of the (sorted) buffer flushed when it is full and not sorted enough to skip sorting, in (0, 1]
-     * (default 0.5, SWARE §IV-A). A full buffer that has received one strictly ascending run since its last flush
-     * is flushed whole: it had no late entry to absorb.
+     * (default 0.5, SWARE §IV-A); the rest is kept to absorb entries that arrive late. A full buffer that has
+     * received one strictly ascending run since its last flush is flushed whole: it had no late entry to absorb.
+     * With {@link #adaptiveFlushFraction} (the default) this is the least a cycle flushes: cycles flush more while
+     * the kept part absorbs too few late entries to pay for keeping it.
      *
      * @param fraction fraction of the buffer each flush writes to the tree, in (0, 1]
      * @return this builder
@@ -212,6 +215,26 @@ public final class SortednessAwareIndexBuilder {
      */
     public SortednessAwareIndexBuilder adaptiveSplitRatio(final boolean enabled) {
         this.adaptiveSplitRatio = enabled;
+        return this;
+    }
+
+    /**
+     * Whether each flush cycle sizes the part of the buffer it keeps by what the last one's kept part absorbed
+     * (default true). SWARE §IV-A keeps a fixed share, 1 − {@link #flushFraction}, so that entries arriving late
+     * land among kept entries rather than being top-inserted; each kept entry is sorted, merged and moved again at
+     * the next cycle. When few late entries land in the lower half of the kept part (they arrive later than the
+     * buffer reaches back, or hardly any arrive late), a cycle keeps half as much, down to 1/16 of the buffer;
+     * when entries land in as long a stretch just below it, it keeps twice as much again, up to
+     * 1 − {@code flushFraction}. A stream of late events keeps what its lateness needs, one whose displaced keys
+     * come back from further than any buffer holds keeps little. With false, {@code flushFraction} holds
+     * throughout, as in the paper. ({@code stats()}: {@code keptPerFlush}, {@code keptShareHalvings},
+     * {@code keptShareDoublings}.)
+     *
+     * @param enabled true to let each flush cycle size what it keeps, false to keep 1 − {@code flushFraction}
+     * @return this builder
+     */
+    public SortednessAwareIndexBuilder adaptiveFlushFraction(final boolean enabled) {
+        this.adaptiveFlushFraction = enabled;
         return this;
     }
 
@@ -352,6 +375,10 @@ public final class SortednessAwareIndexBuilder {
 
     boolean adaptiveSplitRatio() {
         return adaptiveSplitRatio;
+    }
+
+    boolean adaptiveFlushFraction() {
+        return adaptiveFlushFraction;
     }
 
     long maxBytes() {

@@ -16,6 +16,12 @@ final class SwareCounters {
     static final String ENTRIES_PAST_BUFFER = "entriesPastBuffer";
     /** Flushes that took the sorted prefix up to lastSortedZone without sorting first (§IV-A). */
     static final String UNSORTED_PREFIX_FLUSHES = "prefixFlushesWithoutSort";
+    /** Entries the last regular flush cycle kept in the buffer (§IV-A; {@link FlushRetention}). */
+    static final String KEPT_ENTRIES = "keptPerFlush";
+    /** Regular flush cycles that halved the kept part, which had absorbed too few late entries. */
+    static final String KEPT_SHRINKS = "keptShareHalvings";
+    /** Regular flush cycles that doubled it back, late entries having landed just below it. */
+    static final String KEPT_GROWTHS = "keptShareDoublings";
     /** Buffer sorts by the (K,L)-adaptive sort (§IV-C). */
     static final String KL_SORTS = "bufferSortsKLAdaptive";
     /** Buffer sorts where the (K,L)-adaptive sort detected underestimated K/L and fell back (§IV-C). */

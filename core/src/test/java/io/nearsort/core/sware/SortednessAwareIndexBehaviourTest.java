@@ -74,6 +74,51 @@ class SortednessAwareIndexBehaviourTest {
         }
     }
 
+    /**
+     * The adaptive flush fraction ({@link FlushRetention}) against the paper's fixed half, 1M keys one {@code put}
+     * each, buffer 10,000. At K=5%/L=5% displaced keys come back from five buffers away, further than any kept part
+     * reaches: the cycles keep less, flush about half as often, and top-insert about as many keys. At K=20%/L=1%
+     * the kept half absorbs them: it stays, and the cycles are the fixed share's.
+     */
+    @ParameterizedTest(name = "K={0}% L={1}%")
+    @CsvSource({"5, 5, true", "20, 1, false"})
+    void eachFlushKeepsWhatLateEntriesUse(final double k, final double l, final boolean keepsLess) {
+        final long[] keys = KLGenerator.workload(1_000_000).seed(5).kPercent(k).lPercent(l).generate();
+        for (final Concurrency concurrency : new Concurrency[] {Concurrency.MULTI_WRITER, Concurrency.SINGLE_WRITER}) {
+            final IndexStats fixed = ingest(keys, Indexes.saBPlusTree().bufferCapacity(10_000)
+                    .concurrency(concurrency).adaptiveFlushFraction(false));
+            final IndexStats adaptive = ingest(keys, Indexes.saBPlusTree().bufferCapacity(10_000)
+                    .concurrency(concurrency));
+            final String both = "fixed: " + fixed + "\nadaptive: " + adaptive;
+            assertEquals(0, fixed.counter(SwareCounters.KEPT_SHRINKS), both);
+            if (keepsLess) {
+                assertTrue(adaptive.counter(SwareCounters.KEPT_SHRINKS) >= 2, both);
+                assertTrue(adaptive.counter(SwareCounters.KEPT_ENTRIES) <= fixed.counter(SwareCounters.KEPT_ENTRIES) / 4,
+                        both);
+                assertTrue(adaptive.counter(SwareCounters.BUFFER_FLUSHES)
+                        < 0.6 * fixed.counter(SwareCounters.BUFFER_FLUSHES), both);
+                assertTrue(adaptive.topInserts() < 1.15 * fixed.topInserts(), both);
+            } else {
+                assertEquals(0, adaptive.counter(SwareCounters.KEPT_SHRINKS), both);
+                assertEquals(fixed.counter(SwareCounters.BUFFER_FLUSHES),
+                        adaptive.counter(SwareCounters.BUFFER_FLUSHES), both);
+                assertEquals(fixed.topInserts(), adaptive.topInserts(), both);
+            }
+            assertEquals(fixed.size(), adaptive.size(), both);
+        }
+    }
+
+    /** Writes {@code keys} one {@code put} each into the index {@code builder} builds; returns its statistics. */
+    private static IndexStats ingest(final long[] keys, final SortednessAwareIndexBuilder builder) {
+        try (SortednessAwareIndex index = builder.build()) {
+            for (final long key : keys) {
+                index.put(key, key);
+            }
+            assertEquals(Arrays.stream(keys).distinct().count(), index.size());
+            return index.stats();
+        }
+    }
+
     @Test
     void sortedInputIsIngestedEntirelyByBulkLoading() {
         final int n = 500_000;

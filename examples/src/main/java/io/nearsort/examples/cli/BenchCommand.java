@@ -97,9 +97,10 @@ final class BenchCommand extends NearsortMain.Subcommand {
     String buffer;
 
     @Option(names = "--flush-fraction", paramLabel = "F",
-            description = "share of the SA trees' SWARE buffer a flush cycle sends to the tree, in (0, 1] (default: "
-                    + "the paper's 0.5; 0.75 merges kept entries less often, which speeds up write-heavy per-record "
-                    + "ingest of unsorted streams)")
+            description = "least share of the SA trees' SWARE buffer a flush cycle sends to the tree, in (0, 1] "
+                    + "(default: the paper's 0.5; cycles send more while the kept part absorbs few late entries; "
+                    + "0.75 merges kept entries less often, which speeds up write-heavy per-record ingest of "
+                    + "unsorted streams)")
     Double flushFraction;
 
     @Option(names = "--lookups", paramLabel = "N", converter = Counts.class, defaultValue = "0",

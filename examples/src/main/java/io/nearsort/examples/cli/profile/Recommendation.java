@@ -10,8 +10,8 @@ import java.util.Locale;
  * in words.
  *
  * <p>Buffer: SWARE §IV keeps the buffer proportional to L (Fig. 19a), and every flush keeps the newest half of the
- * buffer (flushFraction 0.5), so a buffer of 2·L entries still holds the neighbours of an entry displaced by L
- * when it arrives. It is never smaller than the papers' default of 1% of n (their buffer experiments, Fig. 14–15,
+ * buffer (flushFraction 0.5; less only while late entries stop landing in it), so a buffer of 2·L entries still
+ * holds the neighbours of an entry displaced by L when it arrives. It is never smaller than the papers' default of 1% of n (their buffer experiments, Fig. 14–15,
  * use 0.5–5%), rounded up to a power of two, at least {@link #MIN_BUFFER} and at most {@link #MAX_BUFFER}
  * entries. Split ratio: SWARE Table I, the normalised leaf splits per split ratio.
  *
