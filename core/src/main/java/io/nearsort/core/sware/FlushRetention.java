@@ -30,6 +30,10 @@ package io.nearsort.core.sware;
  * halves. Cycles that flush the whole buffer or a sorted prefix without sorting (§IV-A) keep no sorted part to
  * learn from; the next regular cycle then keeps its share as it is.
  *
+ * <p>What it counts as absorbed is new keys: a write that overwrites a kept key replaces that entry and adds none.
+ * A stream that keeps rewriting the same keys, rather than delivering new ones late, may see its kept part
+ * halved, and those rewrites then reach the tree; {@code adaptiveFlushFraction(false)} keeps the paper's share.
+ *
  * <p>Not thread-safe: used by whoever holds the buffer's write side.
  */
 final class FlushRetention {
