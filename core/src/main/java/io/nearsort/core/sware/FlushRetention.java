@@ -41,8 +41,7 @@ final class FlushRetention {
      * What a top-insert costs, in moves of one kept entry through a flush cycle (its sort, merge, detach copy).
      * Measured on a 10M-key K=5%/L=5% ingest: keeping a tenth instead of half of each buffer moved ~9 million
      * fewer kept entries, top-inserted 11,000 more keys (~2 ms) and saved ~31 ms (JMH), so ~3.7 ns per kept entry,
-     * against
-     * ~200 ns per top-insert into a leaf that has left the cache.
+     * against ~200 ns per top-insert into a leaf that has left the cache.
      */
     static final int TOP_INSERT_COST = 64;
     /** The smallest kept share is {@code 1 / MIN_KEPT_DIVISOR} of the buffer. */
