@@ -228,8 +228,8 @@ public final class SortednessAwareIndexBuilder {
      * 1 − {@code flushFraction}. A stream of late events keeps what its lateness needs, one whose displaced keys
      * come back from further than any buffer holds keeps little. New keys count, rewrites of kept keys do not: for
      * a stream of updates to the same keys, false may keep more of them in the buffer. With false,
-     * {@code flushFraction} holds throughout, as in the paper. ({@code stats()}: {@code keptPerFlush}, {@code keptShareHalvings},
-     * {@code keptShareDoublings}.)
+     * {@code flushFraction} holds throughout, as in the paper. ({@code stats()}: {@code keptPerFlush},
+     * {@code keptShareHalvings}, {@code keptShareDoublings}.)
      *
      * @param enabled true to let each flush cycle size what it keeps, false to keep 1 − {@code flushFraction}
      * @return this builder
