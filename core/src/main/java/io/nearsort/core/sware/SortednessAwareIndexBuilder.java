@@ -226,10 +226,10 @@ public final class SortednessAwareIndexBuilder {
      * buffer reaches back, or hardly any arrive late), a cycle keeps half as much, down to 1/16 of the buffer;
      * when entries land in as long a stretch just below it, it keeps twice as much again, up to
      * 1 − {@code flushFraction}. A stream of late events keeps what its lateness needs, one whose displaced keys
-     * come back from further than any buffer holds keeps little. New keys count, rewrites of kept keys do not: for
-     * a stream of updates to the same keys, false may keep more of them in the buffer. With false,
-     * {@code flushFraction} holds throughout, as in the paper. ({@code stats()}: {@code keptPerFlush},
-     * {@code keptShareHalvings}, {@code keptShareDoublings}.)
+     * come back from further than any buffer holds keeps little. New keys count, rewrites of kept keys do not: a
+     * stream rewriting recent keys sends more of its rewrites to leaves the tree has just written, which measured
+     * faster than keeping them in the buffer. With false, {@code flushFraction} holds throughout, as in the paper.
+     * ({@code stats()}: {@code keptPerFlush}, {@code keptShareHalvings}, {@code keptShareDoublings}.)
      *
      * @param enabled true to let each flush cycle size what it keeps, false to keep 1 − {@code flushFraction}
      * @return this builder
