@@ -20,15 +20,24 @@ package io.nearsort.core.sware;
  * </ul>
  * The margin keeps a share from flipping between two sizes at every cycle when both tests are near their line: at
  * K = 5%, L = 1% of n, without it, 52 halvings and 52 doublings in 150 cycles of a 1M-key ingest, 3% faster than
- * keeping half; with it, three halvings and 5% faster. A share can still move back and forth where keys arrive
- * early: they wait at the top of the sorted buffer until the stream reaches them, and a kept part smaller than
- * their number flushes some of them, after which the stream's next in-order keys arrive below the tree's largest
- * key, as top-inserts, and the next cycle doubles the share again (10M keys at K = 5%, L = 5%: 27 moves in 111
- * cycles between 1/16 and 1/8 of the buffer, 22% more top-inserts than keeping half and 8–9% faster; holding the
- * share for 8 or 32 cycles after a doubling measured the same or slower).
+ * keeping half; with it, three halvings and 5% faster.
  * The kept share moves between 1 − {@code flushFraction} (where it starts: the paper's) and 1/16 of the buffer, by
  * halves. Cycles that flush the whole buffer or a sorted prefix without sorting (§IV-A) keep no sorted part to
  * learn from; the next regular cycle then keeps its share as it is.
+ *
+ * <p>Keys that arrive early wait at the top of the sorted buffer until the stream reaches them. A cycle that
+ * flushed one would make it the tree's largest key, and every in-order key after it, up to that key, a
+ * top-insert: keeping the paper's half, 2M keys at K = 5%, L = 50% of n top-inserted 1.30M of them; a smaller kept
+ * part flushes early keys sooner. So an adaptive cycle flushes nothing at or above the stream's frontier: the
+ * median of the buffer's 16 newest appends ({@code SwareBuffer.newestAppends}, read before the cycle's sort),
+ * when the middle half of them lies within {@code FRONTIER_SPREAD} entries per append of each other in the sorted
+ * buffer, as in-order keys with some displaced do. Scrambled keys and late events spread their newest appends
+ * over the buffer, show no frontier and flush as before. A cycle still flushes a quarter of the buffer when early
+ * keys fill more of it. Measured (2M keys, buffer 1% of n, one writer, time against the fixed half; top-inserts):
+ * K = 5%, L = 50%: 0.51x, 127,013; K = 10%, L = 25%: 0.40x, 98,499 against 1.58M; K = 25%, L = 10%: 0.63x;
+ * K = 50%, L = 5%: 0.90x; every other cell of the K ∈ {1, 5, 10, 25, 50, 100}%, L ∈ {1, 5, 10, 25, 50}% grid
+ * within the runs' noise of before. 10M keys at K = 5%, L = 5%: 223,707 top-inserts against 260,568 without it,
+ * and 3 moves of the share in 107 cycles instead of 27 in 111 (docs/benchmarks.md, seventeenth session).
  *
  * <p>What it counts as absorbed is new keys: a write that overwrites a kept key replaces that entry and adds none.
  * A stream that keeps rewriting recent keys, rather than delivering new ones late, may see its kept part halved,
@@ -52,6 +61,18 @@ final class FlushRetention {
     static final int MIN_KEPT_DIVISOR = 16;
     /** How much more than its cost a larger kept part must promise before the share doubles (hysteresis). */
     static final int GROW_MARGIN = 4;
+    /**
+     * How many buffer entries per sampled append may lie between the middle half of the newest appends before
+     * they show no frontier.
+     */
+    static final int FRONTIER_SPREAD = 4;
+    /**
+     * Below the frontier, a cycle still flushes at least {@code 1 / MIN_FLUSH_DIVISOR} of the buffer: early keys
+     * that outnumber the rest would otherwise leave each cycle a zone to flush (10% of 2M keys displaced by up to
+     * half of n: 991 cycles, 504 of them flushing one zone, 7% slower than the fixed half; with the quarter,
+     * 4% faster).
+     */
+    static final int MIN_FLUSH_DIVISOR = 4;
 
     private final double flushFraction;
     private final boolean adaptive;
@@ -90,13 +111,39 @@ final class FlushRetention {
 
     /**
      * Entries a regular cycle flushes from the sorted buffer {@code keys[0, n)} (strictly ascending): the share
-     * that the last cycle's outcome picks, in whole zones of {@code zoneSize}, at least one zone and at most
-     * {@code n}. Changes nothing; {@link #cycleFlushed} records the cycle.
+     * that the last cycle's outcome picks, when adaptive no more than the keys below the stream's frontier (judged
+     * from {@code newest}, the buffer's newest appends, sorted, or null when it has none; see the class comment)
+     * unless those are under a quarter of the buffer, in whole zones of {@code zoneSize}, at least one zone and at
+     * most {@code n}. Changes nothing; {@link #cycleFlushed} records the cycle.
      */
-    int flushCount(final long[] keys, final int n, final int zoneSize) {
+    int flushCount(final long[] keys, final int n, final int zoneSize, final long[] newest) {
         final int h = adaptedHalvings(keys, n);
         final double share = h == 0 ? flushFraction : 1.0 - (1.0 - flushFraction) / (1 << h);
-        return Math.min(n, Math.max(zoneSize, (int) (share * n) / zoneSize * zoneSize));
+        int count = (int) (share * n);
+        if (adaptive) {
+            count = Math.min(count, Math.max(n / MIN_FLUSH_DIVISOR, frontierRank(keys, n, newest)));
+        }
+        return Math.min(n, Math.max(zoneSize, count / zoneSize * zoneSize));
+    }
+
+    /**
+     * The number of keys in the sorted buffer below the stream's frontier, the median of its {@code newest}
+     * appends (sorted), when those appends show one: their middle half lies within a few dozen buffer entries
+     * of each other (keys that arrive in order, some displaced); else {@code n}. Scrambled keys and late events
+     * spread their newest appends over much of the buffer and get no frontier.
+     */
+    private static int frontierRank(final long[] keys, final int n, final long[] newest) {
+        if (newest == null) {
+            return n;
+        }
+        final int q1 = newest.length / 4;
+        final int q3 = newest.length - 1 - q1;
+        final int lo = SortedSearch.lowerBound(keys, 0, n, newest[q1]);
+        final int hi = SortedSearch.lowerBound(keys, lo, n, newest[q3]);
+        if (hi - lo > FRONTIER_SPREAD * newest.length) {
+            return n;
+        }
+        return SortedSearch.lowerBound(keys, lo, Math.min(n, hi + 1), newest[newest.length / 2]);
     }
 
     /**

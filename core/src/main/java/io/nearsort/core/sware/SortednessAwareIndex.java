@@ -840,7 +840,7 @@ public final class SortednessAwareIndex implements LongIndex {
         // The first cycle flushes what a regular cycle of this buffer would; every later one finds the buffer
         // refilled by the run, one strictly ascending run, which flushes whole (flushesWhole).
         final boolean firstWhole = flushesWhole();
-        final int firstCycle = firstWhole ? capacity : flushCount();
+        final int firstCycle = firstWhole ? capacity : flushCount(null); // one sorted run: no frontier
         final long step = Math.max(PUT_ALL_CHUNK, (long) RUN_STEP_CAPACITIES * capacity);
         final int limit = (int) Math.min(to, from + step);
         int end = from;
@@ -884,8 +884,8 @@ public final class SortednessAwareIndex implements LongIndex {
     }
 
     /** Entries a regular flush cycle sends to the tree from the sorted buffer: whole zones (§IV-A). */
-    private int flushCount() {
-        return retention.flushCount(buffer.keys, buffer.size, buffer.zoneSize);
+    private int flushCount(final long[] newest) {
+        return retention.flushCount(buffer.keys, buffer.size, buffer.zoneSize, newest);
     }
 
     /**
@@ -906,10 +906,11 @@ public final class SortednessAwareIndex implements LongIndex {
             buffer.detachPrefix(prefix, true, detached);
             buffer.sortAndKeepNewest(0, sorter, counters);
         } else {
+            final long[] newest = buffer.newestAppends(); // before the sort reorders them
             // The sort touches none of the arrays of a run on its way to the tree: it overlaps that run's write.
             buffer.sortAndKeepNewest(0, sorter, counters);
             beginTreeWrite();
-            final int flushed = everything ? buffer.size : flushCount();
+            final int flushed = everything ? buffer.size : flushCount(newest);
             if (everything) {
                 retention.forget();
             } else {

@@ -1,5 +1,7 @@
 package io.nearsort.core.sware;
 
+import java.util.Arrays;
+
 import io.nearsort.core.sortedness.AdaptiveSorter;
 import io.nearsort.core.sortedness.DisplacementEstimator;
 import io.nearsort.core.sortedness.SortedOutliers;
@@ -69,6 +71,8 @@ final class SwareBuffer {
 
     /** How many zones back a displaced key's position is looked for, bounding the cost of an estimate. */
     private static final int ESTIMATE_ZONES = 64;
+    /** The newest appends {@link #newestAppends} returns. */
+    static final int FRONTIER_SAMPLE = 16;
     /** More query-sorted blocks than this are merged into one, bounding the runs a lookup searches. */
     static final int MAX_BLOCKS = 8;
     /**
@@ -176,6 +180,7 @@ final class SwareBuffer {
     private long[] mergedValues = new long[0];
     private boolean[] mergedTombstones = new boolean[0];
     private final SortedOutliers deferredOutliers = new SortedOutliers();
+    private final long[] newestAppends = new long[FRONTIER_SAMPLE];
     /**
      * A flush cycle's sort done ahead ({@link #sortAhead}): whether one waits in the merge buffers, its merged
      * count (-1: the buffer was already sorted), and the buffer it was made from (size, reorganisations), so that
@@ -266,6 +271,22 @@ final class SwareBuffer {
     /** The largest buffered key; undefined when empty. */
     long maxKey() {
         return maxKey;
+    }
+
+    /**
+     * The keys of the newest {@value #FRONTIER_SAMPLE} appends of the unsorted section, sorted, or null when it
+     * holds fewer: where the stream has got to ({@link FlushRetention} judges it once the buffer is sorted). Read
+     * before the flush cycle's sort, which reorders the section. The array is reused by the next call.
+     * Writer-side.
+     */
+    long[] newestAppends() {
+        final int from = size - FRONTIER_SAMPLE;
+        if (from < unsortedStart()) {
+            return null;
+        }
+        System.arraycopy(keys, from, newestAppends, 0, FRONTIER_SAMPLE);
+        Arrays.sort(newestAppends);
+        return newestAppends;
     }
 
     /** Whether the buffer is empty or one sorted run (the main sorted section, nothing else). */

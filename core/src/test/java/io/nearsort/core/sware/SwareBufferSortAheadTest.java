@@ -10,6 +10,7 @@ import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 /**
  * A flush cycle's sort done ahead ({@link SwareBuffer#sortAhead}), as a single writer does before taking the
@@ -85,6 +86,36 @@ class SwareBufferSortAheadTest {
         for (int i = 0; i < 61; i++) {
             assertEquals(i, buffer.keys[i]);
         }
+    }
+
+    /**
+     * The newest 16 appends, which a flush cycle reads for the stream's frontier before its sort: in arrival order
+     * still after a sort done ahead (which changes no entry), sorted in the copy returned; none while the unsorted
+     * section holds fewer than 16 (an in-order buffer has none at all).
+     */
+    @org.junit.jupiter.api.Test
+    void theNewestAppendsAreReadInArrivalOrderBeforeTheSort() {
+        final SwareBuffer buffer = new SwareBuffer(100, 10, 10);
+        final AdaptiveSorter sorter = new AdaptiveSorter(AdaptiveSorter.DEFAULT_K_THRESHOLD,
+                AdaptiveSorter.DEFAULT_L_THRESHOLD);
+        for (long key = 0; key < 40; key++) {
+            buffer.append(key, key, false);
+        }
+        assertNull(buffer.newestAppends(), "an in-order buffer");
+        buffer.append(1_000, 0, false); // early
+        buffer.append(40, 0, false); // the unsorted section starts here
+        for (long key = 41; key < 55; key++) {
+            buffer.append(key, key, false);
+        }
+        assertNull(buffer.newestAppends(), "15 unsorted appends");
+        buffer.append(5, 5, false); // late
+        buffer.sortAhead(sorter, new SwareCounters(false));
+        final long[] newest = new long[16];
+        newest[0] = 5;
+        for (int i = 1; i < 16; i++) {
+            newest[i] = 39 + i;
+        }
+        assertArrayEquals(newest, buffer.newestAppends());
     }
 
     private static void append(final SwareBuffer a, final SwareBuffer b, final long key, final long value,
