@@ -36,8 +36,9 @@ package io.nearsort.core.sware;
  * keys fill more of it. Measured (2M keys, buffer 1% of n, one writer, time against the fixed half; top-inserts):
  * K = 5%, L = 50%: 0.51x, 127,013; K = 10%, L = 25%: 0.40x, 98,499 against 1.58M; K = 25%, L = 10%: 0.63x;
  * K = 50%, L = 5%: 0.90x; every other cell of the K ∈ {1, 5, 10, 25, 50, 100}%, L ∈ {1, 5, 10, 25, 50}% grid
- * within the runs' noise of before (K = 25%, L = 50%: 0.98–0.99x before, 1.00x after). 10M keys at K = 5%, L = 5%: 223,707 top-inserts against 260,568 without it,
- * and 3 moves of the share in 107 cycles instead of 27 in 111 (docs/benchmarks.md, seventeenth session).
+ * within the runs' noise of before (K = 25%, L = 50%: 0.98–0.99x before, 1.00x after). 10M keys at K = 5%,
+ * L = 5%: 223,707 top-inserts against 260,568 without it, and 3 moves of the share in 107 cycles instead of 27 in
+ * 111 (docs/benchmarks.md, seventeenth session).
  *
  * <p>What it counts as absorbed is new keys: a write that overwrites a kept key replaces that entry and adds none.
  * A stream that keeps rewriting recent keys, rather than delivering new ones late, may see its kept part halved,
