@@ -70,8 +70,8 @@ final class FlushRetention {
     /**
      * Below the frontier, a cycle still flushes at least {@code 1 / MIN_FLUSH_DIVISOR} of the buffer: early keys
      * that outnumber the rest would otherwise leave each cycle a zone to flush (10% of 2M keys displaced by up to
-     * half of n: 991 cycles, 504 of them flushing one zone, 7% slower than the fixed half; with the quarter,
-     * 4% faster).
+     * half of n: 991 cycles, 504 of them flushing one zone, 6–7% slower than the fixed half; with the quarter,
+     * 2–4% faster).
      */
     static final int MIN_FLUSH_DIVISOR = 4;
 

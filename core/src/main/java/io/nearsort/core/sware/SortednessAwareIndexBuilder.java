@@ -228,8 +228,10 @@ public final class SortednessAwareIndexBuilder {
      * 1 − {@code flushFraction}. A stream of late events keeps what its lateness needs, one whose displaced keys
      * come back from further than any buffer holds keeps little. New keys count, rewrites of kept keys do not: a
      * stream rewriting recent keys sends more of its rewrites to leaves the tree has just written, which measured
-     * faster than keeping them in the buffer. With false, {@code flushFraction} holds throughout, as in the paper.
-     * ({@code stats()}: {@code keptPerFlush}, {@code keptShareHalvings}, {@code keptShareDoublings}.)
+     * faster than keeping them in the buffer. These cycles also flush no key that arrived ahead of the stream
+     * (above the median of the buffer's newest appends, when those lie close together): flushed, it would make
+     * every in-order key after it a top-insert. With false, {@code flushFraction} holds throughout, as in the
+     * paper. ({@code stats()}: {@code keptPerFlush}, {@code keptShareHalvings}, {@code keptShareDoublings}.)
      *
      * @param enabled true to let each flush cycle size what it keeps, false to keep 1 − {@code flushFraction}
      * @return this builder

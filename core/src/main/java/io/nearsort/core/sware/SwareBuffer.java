@@ -1,7 +1,5 @@
 package io.nearsort.core.sware;
 
-import java.util.Arrays;
-
 import io.nearsort.core.sortedness.AdaptiveSorter;
 import io.nearsort.core.sortedness.DisplacementEstimator;
 import io.nearsort.core.sortedness.SortedOutliers;
@@ -9,6 +7,7 @@ import io.nearsort.core.sortedness.ZoneWalkEstimator;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 
 /**
  * The SWARE buffer (SWARE §IV, OSM-tree §4): a dense array of recent writes organised in zones the size of a

@@ -85,10 +85,9 @@ class SortednessAwareIndexBehaviourTest {
     void eachFlushKeepsWhatLateEntriesUse(final double k, final double l, final boolean keepsLess) {
         final long[] keys = KLGenerator.workload(1_000_000).seed(5).kPercent(k).lPercent(l).generate();
         for (final Concurrency concurrency : new Concurrency[] {Concurrency.MULTI_WRITER, Concurrency.SINGLE_WRITER}) {
-            final IndexStats fixed = ingest(keys, Indexes.saBPlusTree().bufferCapacity(10_000)
-                    .concurrency(concurrency).adaptiveFlushFraction(false));
-            final IndexStats adaptive = ingest(keys, Indexes.saBPlusTree().bufferCapacity(10_000)
-                    .concurrency(concurrency));
+            final IndexStats[] runs = fixedThenAdaptive(keys, concurrency);
+            final IndexStats fixed = runs[0];
+            final IndexStats adaptive = runs[1];
             final String both = "fixed: " + fixed + "\nadaptive: " + adaptive;
             assertEquals(0, fixed.counter(SwareCounters.KEPT_SHRINKS), both);
             if (keepsLess) {
@@ -118,14 +117,23 @@ class SortednessAwareIndexBehaviourTest {
     void keysThatArriveEarlyWaitForTheStream() {
         final long[] keys = KLGenerator.workload(1_000_000).seed(42).kPercent(5).lPercent(50).generate();
         for (final Concurrency concurrency : new Concurrency[] {Concurrency.MULTI_WRITER, Concurrency.SINGLE_WRITER}) {
-            final IndexStats fixed = ingest(keys, Indexes.saBPlusTree().bufferCapacity(10_000)
-                    .concurrency(concurrency).adaptiveFlushFraction(false));
-            final IndexStats adaptive = ingest(keys, Indexes.saBPlusTree().bufferCapacity(10_000)
-                    .concurrency(concurrency));
-            final String both = "fixed: " + fixed + "\nadaptive: " + adaptive;
-            assertTrue(fixed.topInserts() > 500_000, both);
-            assertTrue(adaptive.topInserts() < fixed.topInserts() / 10, both);
+            final IndexStats[] runs = fixedThenAdaptive(keys, concurrency);
+            final String both = "fixed: " + runs[0] + "\nadaptive: " + runs[1];
+            assertTrue(runs[0].topInserts() > 500_000, both);
+            assertTrue(runs[1].topInserts() < runs[0].topInserts() / 10, both);
         }
+    }
+
+    /**
+     * The statistics after {@code keys} are written one {@code put} each into SA B+-trees with a buffer of 10,000
+     * built for {@code concurrency}: keeping the fixed half, then with the adaptive share.
+     */
+    private static IndexStats[] fixedThenAdaptive(final long[] keys, final Concurrency concurrency) {
+        final SortednessAwareIndexBuilder fixed = Indexes.saBPlusTree().bufferCapacity(10_000)
+                .concurrency(concurrency).adaptiveFlushFraction(false);
+        final SortednessAwareIndexBuilder adaptive = Indexes.saBPlusTree().bufferCapacity(10_000)
+                .concurrency(concurrency);
+        return new IndexStats[] {ingest(keys, fixed), ingest(keys, adaptive)};
     }
 
     /** Writes {@code keys} one {@code put} each into the index {@code builder} builds; returns its statistics. */
