@@ -906,7 +906,7 @@ public final class SortednessAwareIndex implements LongIndex {
             buffer.detachPrefix(prefix, true, detached);
             buffer.sortAndKeepNewest(0, sorter, counters);
         } else {
-            final long[] newest = buffer.newestAppends(); // before the sort reorders them
+            final long[] newest = everything ? null : buffer.newestAppends(); // before the sort reorders them
             // The sort touches none of the arrays of a run on its way to the tree: it overlaps that run's write.
             buffer.sortAndKeepNewest(0, sorter, counters);
             beginTreeWrite();
