@@ -38,12 +38,14 @@ class MixedWorkloadBenchmarkTest {
                 written = Math.min(n, written + batchSize);
             } else {
                 assertTrue(~op < written, "lookup of key position " + ~op + " before it was written");
+                assertEquals(benchmark.keys[(int) ~op], benchmark.probes[(int) reads], "the lookup's key, drawn ahead");
                 expectedSum += benchmark.keys[(int) ~op];
                 reads++;
             }
         }
         assertEquals(n, written, "every key written");
         assertEquals((long) (n - preload) * readPercent / (100 - readPercent), reads, "lookups");
+        assertEquals(reads, benchmark.probes.length, "one key drawn ahead per lookup");
 
         benchmark.preload();
         assertEquals(expectedSum, benchmark.mixed(), "every lookup finds its key (value = key)");
