@@ -61,6 +61,14 @@ public class MixedGridBenchmark extends MixedState {
     @Param({"1"})
     String batch;
 
+    /**
+     * Bytes of every tree's nodes. 4096 is the paper's page; the paper's entries are 8 bytes (§V: a 4-byte key),
+     * 512 to a page, where 4 KiB holds 256 of these 16-byte ones: 8192 gives the paper's entries per node, and
+     * with them its fanouts (a Bε-tree node's √B pivots: 22 instead of 15).
+     */
+    @Param({"4096"})
+    int pageSize;
+
     @Override
     protected long[] generateKeys() {
         return keys(sortedness, n);
@@ -98,6 +106,11 @@ public class MixedGridBenchmark extends MixedState {
     @Override
     protected int readPercent() {
         return readPercent;
+    }
+
+    @Override
+    protected int pageSize() {
+        return pageSize;
     }
 
     @Benchmark

@@ -1,5 +1,6 @@
 package io.nearsort.jmh;
 
+import io.nearsort.core.memory.PageArena;
 import io.nearsort.examples.cli.bench.BenchTarget;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Setup;
@@ -27,7 +28,7 @@ public abstract class MixedState {
      */
     long[] probes;
     private int batchSize;
-    private BenchTarget target;
+    BenchTarget target; // package-private for MixedGridBenchmarkTest
 
     /** The keys of this trial, in arrival order. */
     protected abstract long[] generateKeys();
@@ -40,6 +41,11 @@ public abstract class MixedState {
 
     /** Lookups as a percentage of the timed operations, counted per record; in [0, 100). */
     protected abstract int readPercent();
+
+    /** Bytes of a tree node; the papers' 4 KiB unless a benchmark makes it a parameter. */
+    protected int pageSize() {
+        return PageArena.DEFAULT_PAGE_SIZE;
+    }
 
     @Setup(Level.Trial)
     public void generate() {
@@ -71,7 +77,7 @@ public abstract class MixedState {
 
     @Setup(Level.Iteration)
     public void preload() {
-        target = Structures.create(structure(), keys.length);
+        target = Structures.create(structure(), keys.length, Double.NaN, pageSize());
         target.write(keys, keys, 0, keys.length / 5 * 4, batchSize);
     }
 

@@ -1,6 +1,7 @@
 package io.nearsort.jmh;
 
 import io.nearsort.core.IndexStats;
+import io.nearsort.core.memory.PageArena;
 import io.nearsort.examples.cli.bench.BenchStructure;
 import io.nearsort.examples.cli.bench.BenchTarget;
 
@@ -33,13 +34,18 @@ final class Structures {
      * the tree (NaN: the builder's default).
      */
     static BenchTarget create(final String name, final int n, final double flushFraction) {
+        return create(name, n, flushFraction, PageArena.DEFAULT_PAGE_SIZE);
+    }
+
+    /** As {@link #create(String, int, double)}, the trees' nodes {@code pageSize} bytes (the JDK maps have none). */
+    static BenchTarget create(final String name, final int n, final double flushFraction, final int pageSize) {
         switch (name) {
             case FASTUTIL_AVL:
                 return new FastutilAvlTarget();
             case BPLUS_RWLOCK:
-                return new ReadWriteLocked(BenchStructure.BPLUS.createForWorkload(n));
+                return new ReadWriteLocked(BenchStructure.BPLUS.createForWorkload(n, Double.NaN, pageSize));
             default:
-                return BenchStructure.valueOf(name).createForWorkload(n, flushFraction);
+                return BenchStructure.valueOf(name).createForWorkload(n, flushFraction, pageSize);
         }
     }
 

@@ -33,15 +33,11 @@ class MixedGridBenchmarkTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"BETREE, K5_L5, 50", "SA_BETREE, SORTED, 90", "SA_BETREE, SCRAMBLED, 10", "BPLUS, K100_L50, 30"})
-    void everyLookupOfTheMixFindsItsKey(final String structure, final String sortedness, final int readPercent) {
-        final MixedGridBenchmark benchmark = new MixedGridBenchmark();
-        benchmark.n = 20_000;
-        benchmark.sortedness = sortedness;
-        benchmark.readPercent = readPercent;
-        benchmark.structure = structure;
-        benchmark.batch = "1";
-        benchmark.generate();
+    @CsvSource({"BETREE, K5_L5, 50, 4096", "SA_BETREE, SORTED, 90, 8192", "SA_BETREE, SCRAMBLED, 10, 512",
+        "BPLUS, K100_L50, 30, 4096"})
+    void everyLookupOfTheMixFindsItsKey(final String structure, final String sortedness, final int readPercent,
+                                        final int pageSize) {
+        final MixedGridBenchmark benchmark = cell(structure, sortedness, readPercent, pageSize);
         long expectedSum = 0;
         for (final long op : benchmark.operations) {
             if (op < 0) {
@@ -51,5 +47,35 @@ class MixedGridBenchmarkTest {
         benchmark.preload();
         assertEquals(expectedSum, benchmark.mixed(), "every lookup finds its key (value = key)");
         benchmark.close(); // checks that the structure holds n entries
+    }
+
+    /** {@code pageSize} reaches the trees: with 512-byte nodes the same keys fill many more leaves than with 8 KiB. */
+    @Test
+    void thePageSizeReachesTheTrees() {
+        for (final String structure : new String[] {"BETREE", "SA_BETREE_ST", "BPLUS", "SA_BPLUS"}) {
+            final long[] leaves = new long[2];
+            final int[] pageSizes = {512, 8192};
+            for (int i = 0; i < pageSizes.length; i++) {
+                final MixedGridBenchmark benchmark = cell(structure, "K5_L5", 50, pageSizes[i]);
+                benchmark.preload();
+                benchmark.mixed();
+                leaves[i] = benchmark.target.stats().leafCount();
+                benchmark.close();
+            }
+            assertTrue(leaves[0] > 4 * leaves[1], structure + ": " + Arrays.toString(leaves));
+        }
+    }
+
+    private static MixedGridBenchmark cell(final String structure, final String sortedness, final int readPercent,
+                                           final int pageSize) {
+        final MixedGridBenchmark benchmark = new MixedGridBenchmark();
+        benchmark.n = 20_000;
+        benchmark.sortedness = sortedness;
+        benchmark.readPercent = readPercent;
+        benchmark.structure = structure;
+        benchmark.batch = "1";
+        benchmark.pageSize = pageSize;
+        benchmark.generate();
+        return benchmark;
     }
 }

@@ -49,6 +49,17 @@ public final class PageArena implements AutoCloseable {
     /** Per-thread cache size of a concurrent arena used when none is configured. */
     public static final int DEFAULT_THREAD_CACHE_CAPACITY = 64;
 
+    /**
+     * Whether {@code bytes} is a page size an arena accepts: a power of two in [{@value #MIN_PAGE_SIZE}, {@value
+     * #MAX_PAGE_SIZE}].
+     *
+     * @param bytes a page size
+     * @return true when {@link Builder#pageSize} accepts it
+     */
+    public static boolean isValidPageSize(final int bytes) {
+        return bytes >= MIN_PAGE_SIZE && bytes <= MAX_PAGE_SIZE && Integer.bitCount(bytes) == 1;
+    }
+
     private static final long NULL = 0L;
     private static final int FIRST_SLAB_PAGES = 16;
 
@@ -406,7 +417,7 @@ public final class PageArena implements AutoCloseable {
          * @throws IllegalArgumentException when {@code pageSize} is not such a power of two
          */
         public Builder pageSize(final int pageSize) {
-            if (pageSize < MIN_PAGE_SIZE || pageSize > MAX_PAGE_SIZE || Integer.bitCount(pageSize) != 1) {
+            if (!isValidPageSize(pageSize)) {
                 throw new IllegalArgumentException("pageSize must be a power of two in [" + MIN_PAGE_SIZE + ", "
                         + MAX_PAGE_SIZE + "] (got: " + pageSize + ")");
             }

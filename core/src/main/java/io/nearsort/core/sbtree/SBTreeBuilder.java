@@ -47,7 +47,7 @@ public final class SBTreeBuilder {
      * @throws IllegalArgumentException when {@code bytes} is not such a power of two
      */
     public SBTreeBuilder blockSize(final int bytes) {
-        if (bytes < PageArena.MIN_PAGE_SIZE || bytes > PageArena.MAX_PAGE_SIZE || Integer.bitCount(bytes) != 1) {
+        if (!PageArena.isValidPageSize(bytes)) {
             throw new IllegalArgumentException("blockSize must be a power of two in [" + PageArena.MIN_PAGE_SIZE
                     + ", " + PageArena.MAX_PAGE_SIZE + "] (got: " + bytes + ")");
         }

@@ -121,7 +121,13 @@ class PageArenaTest {
             final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> PageArena.builder().pageSize(bad));
             assertTrue(e.getMessage().contains("pageSize") && e.getMessage().contains("got: " + bad));
+            assertFalse(PageArena.isValidPageSize(bad), "isValidPageSize(" + bad + ")");
         }
+        for (final int good : new int[] {512, 1024, 4096, 8192, 1 << 20}) {
+            assertTrue(PageArena.isValidPageSize(good), "isValidPageSize(" + good + ")");
+        }
+        assertFalse(PageArena.isValidPageSize(-4096));
+        assertFalse(PageArena.isValidPageSize(Integer.MIN_VALUE));
         assertThrows(IllegalArgumentException.class, () -> PageArena.builder().maxSlabBytes(100));
         assertThrows(IllegalArgumentException.class, () -> PageArena.builder().pageSize(8192).maxSlabBytes(4096)
                 .build());

@@ -1,5 +1,6 @@
 package io.nearsort.examples.cli;
 
+import io.nearsort.core.memory.PageArena;
 import io.nearsort.core.sortedness.Sortedness;
 import io.nearsort.core.sortedness.SortednessReport;
 import io.nearsort.examples.cli.bench.BenchPlan;
@@ -103,6 +104,12 @@ final class BenchCommand extends NearsortMain.Subcommand {
                     + "unsorted streams)")
     Double flushFraction;
 
+    @Option(names = "--page-size", paramLabel = "BYTES", defaultValue = "4096",
+            description = "bytes of a tree node: the B+-trees' and Bε-trees' pages, SB-Tree's blocks; a power of two "
+                    + "from 512 to 1048576 (default ${DEFAULT-VALUE}, the papers' 4 KiB; the SWARE paper's 8-byte "
+                    + "entries put 512 of them in a node, as 8192 does with these 16-byte entries)")
+    int pageSize;
+
     @Option(names = "--lookups", paramLabel = "N", converter = Counts.class, defaultValue = "0",
             description = "uniform random non-empty point lookups after the ingest")
     long lookups;
@@ -161,6 +168,9 @@ final class BenchCommand extends NearsortMain.Subcommand {
         if (!Double.isNaN(plan.flushFraction())) {
             out.printf(Locale.ROOT, "SWARE flush fraction: %s (--flush-fraction; the paper's default is 0.5)%n",
                     plan.flushFraction());
+        }
+        if (plan.pageSize() != PageArena.DEFAULT_PAGE_SIZE) {
+            out.printf(Locale.ROOT, "tree nodes: %,d bytes (--page-size; the papers use 4,096)%n", plan.pageSize());
         }
         final BenchRunner runner;
         final List<WorkloadResult> results = new ArrayList<>();
@@ -253,9 +263,13 @@ final class BenchCommand extends NearsortMain.Subcommand {
         if (flushFraction != null && !(flushFraction > 0 && flushFraction <= 1)) {
             throw badArgument("--flush-fraction must be in (0, 1] (got: " + flushFraction + ")");
         }
+        if (!PageArena.isValidPageSize(pageSize)) {
+            throw badArgument("--page-size must be a power of two from " + PageArena.MIN_PAGE_SIZE + " to "
+                    + PageArena.MAX_PAGE_SIZE + " (got: " + pageSize + ")");
+        }
         final BenchPlan plan = new BenchPlan(chosen, base, repeat, (int) lookups, ratio[0], ratio[1], (int) scans,
                 (int) scanLength, verify, bufferPercent, (int) bufferEntries,
-                flushFraction == null ? Double.NaN : flushFraction, workload.seed, batchSize());
+                flushFraction == null ? Double.NaN : flushFraction, pageSize, workload.seed, batchSize());
         if (grid) {
             chartStructure(plan); // fails now rather than after the runs
             for (final double k : gridK()) {

@@ -1,5 +1,6 @@
 package io.nearsort.examples.cli;
 
+import io.nearsort.core.memory.PageArena;
 import io.nearsort.core.sortedness.KLGenerator;
 import io.nearsort.core.sortedness.Sortedness;
 import io.nearsort.core.sortedness.SortednessReport;
@@ -135,7 +136,7 @@ final class DemoCommand extends NearsortMain.Subcommand {
                                          final List<BenchStructure> structures, final int batch, final int lookups,
                                          final String title) {
         final BenchPlan plan = new BenchPlan(structures, BenchStructure.BPLUS, repeat, lookups, 0, 0, 0, 1, true, 1.0,
-                0, Double.NaN, seed, batch);
+                0, Double.NaN, PageArena.DEFAULT_PAGE_SIZE, seed, batch);
         out.println(title);
         final List<WorkloadResult> results = new ArrayList<>();
         try (Progress progress = Progress.start(io(), "demo", (long) workloads.size() * (1 + repeat)

@@ -76,6 +76,19 @@ class BenchCommandTest {
                 + "4k writes + 4k reads " + lines);
     }
 
+    /** {@code --page-size} sizes the trees' nodes, says so in the header, and the content still verifies. */
+    @Test
+    void pageSizeIsPrintedAndVerified() {
+        final Cli cli = Cli.run("bench", "-n", "20k", "-K", "5", "-L", "5", "--repeat", "1", "-s",
+                "bplus,betree,sa-betree-st,sbtree", "--lookups", "2k", "--mix", "50:50", "--verify", "--page-size",
+                "8192");
+        assertEquals(0, cli.exitCode, cli.toString());
+        assertTrue(cli.out.contains("tree nodes: 8,192 bytes (--page-size; the papers use 4,096)"), cli.out);
+        final Cli byDefault = Cli.run("bench", "-n", "2k", "--repeat", "1", "-s", "bplus");
+        assertEquals(0, byDefault.exitCode, byDefault.toString());
+        assertTrue(!byDefault.out.contains("tree nodes:"), byDefault.out);
+    }
+
     @Test
     void everyIngestModeAndConcurrencyHoldsTheSameVerifiedContent() throws IOException {
         for (final String batch : new String[] {"1", "500", "7", "all"}) {
@@ -202,6 +215,11 @@ class BenchCommandTest {
         assertBad("--flush-fraction must be in (0, 1] (got: 0.0)", "bench", "--flush-fraction", "0");
         assertBad("--flush-fraction must be in (0, 1] (got: 1.5)", "bench", "--flush-fraction", "1.5");
         assertBad("--flush-fraction must be in (0, 1] (got: NaN)", "bench", "--flush-fraction", "NaN");
+        assertBad("--page-size must be a power of two from 512 to 1048576 (got: 3000)", "bench", "--page-size",
+                "3000");
+        assertBad("--page-size must be a power of two from 512 to 1048576 (got: 256)", "bench", "--page-size", "256");
+        assertBad("--page-size must be a power of two from 512 to 1048576 (got: 2097152)", "bench", "--page-size",
+                "2097152");
         assertBad("--repeat must be in [1, 1,000] (got: 0)", "bench", "--repeat", "0");
         assertBad("--binary and --int32 describe --input; there is no --input", "bench", "--binary");
         assertBad("--grid generates its workloads; it takes no --input", "bench", "--grid", "--input", "x.txt");

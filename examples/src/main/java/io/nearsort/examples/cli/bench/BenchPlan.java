@@ -1,5 +1,7 @@
 package io.nearsort.examples.cli.bench;
 
+import io.nearsort.core.memory.PageArena;
+
 import java.util.List;
 
 /**
@@ -18,6 +20,8 @@ import java.util.List;
  * @param bufferEntries SWARE buffer in entries, or 0
  * @param flushFraction share of the SWARE buffer a flush cycle sends to the tree, in (0, 1]; NaN for the
  *                      builder's default (the paper's 0.5)
+ * @param pageSize      bytes of a tree node (B+-tree and Bε-tree pages, SB-Tree blocks): a power of two in
+ *                      [{@value PageArena#MIN_PAGE_SIZE}, {@value PageArena#MAX_PAGE_SIZE}]; the papers use 4 KiB
  * @param seed          seed of the lookup keys, mix schedule and scan ranges
  * @param batch         records per write call of the ingest: 1 is one {@code put} per record, N is
  *                      {@code putAll} over slices of N, {@link #BULK_LOAD} is one {@code putAll} over the whole
@@ -25,7 +29,7 @@ import java.util.List;
  */
 public record BenchPlan(List<BenchStructure> structures, BenchStructure baseline, int repeat, int lookups,
                         int mixReads, int mixWrites, int scans, int scanLength, boolean verify, double bufferPercent,
-                        int bufferEntries, double flushFraction, long seed, int batch) {
+                        int bufferEntries, double flushFraction, int pageSize, long seed, int batch) {
     /** {@code batch} for one {@code putAll} over the whole workload. */
     public static final int BULK_LOAD = Integer.MAX_VALUE;
     /** Share of the workload loaded before the read:write mix starts (SWARE §V: reads interleave after 80%). */
@@ -38,6 +42,10 @@ public record BenchPlan(List<BenchStructure> structures, BenchStructure baseline
         }
         if (!Double.isNaN(flushFraction) && !(flushFraction > 0 && flushFraction <= 1)) {
             throw new IllegalArgumentException("flushFraction must be in (0, 1] or NaN (got: " + flushFraction + ")");
+        }
+        if (!PageArena.isValidPageSize(pageSize)) {
+            throw new IllegalArgumentException("pageSize must be a power of two in [" + PageArena.MIN_PAGE_SIZE + ", "
+                    + PageArena.MAX_PAGE_SIZE + "] (got: " + pageSize + ")");
         }
         if (!structures.contains(baseline)) {
             throw new IllegalArgumentException("baseline " + baseline.cliName() + " is not among the structures");

@@ -59,7 +59,7 @@ public final class BenchRunner {
         final int capacity = plan.bufferCapacity(keys.length);
         final String who = result.structure().cliName() + " on " + workload.name();
         System.gc(); // the previous run's garbage (TreeMap nodes) should not be collected on this run's clock
-        try (BenchTarget target = result.structure().create(capacity, plan.flushFraction())) {
+        try (BenchTarget target = result.structure().create(capacity, plan.flushFraction(), plan.pageSize())) {
             long start = System.nanoTime();
             target.write(keys, values, plan.batch());
             target.finish();
@@ -119,7 +119,7 @@ public final class BenchRunner {
         final int[] schedule = ops.mixSchedule;
         final long[] found = new long[ops.mixReadKeys.length];
         System.gc();
-        try (BenchTarget target = result.structure().create(capacity, plan.flushFraction())) {
+        try (BenchTarget target = result.structure().create(capacity, plan.flushFraction(), plan.pageSize())) {
             target.write(keys, values, 0, ops.mixPreload, plan.batch()); // untimed, but the same tree shape
             int read = 0;
             final long start = System.nanoTime();

@@ -2,6 +2,7 @@ package io.nearsort.examples.cli.bench;
 
 import io.nearsort.core.Concurrency;
 import io.nearsort.core.Indexes;
+import io.nearsort.core.memory.PageArena;
 import io.nearsort.core.sware.SortednessAwareIndexBuilder;
 
 import java.util.Arrays;
@@ -14,8 +15,8 @@ public enum BenchStructure {
     /** The SWARE paper's baseline B+-tree: 50:50 splits, top-inserts only. */
     BPLUS("bplus", "B+-tree (baseline)") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
-            return IndexTarget.of(Indexes.bPlusTree().build());
+        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+            return IndexTarget.of(Indexes.bPlusTree().pageSize(pageSize).build());
         }
     },
     /**
@@ -25,22 +26,22 @@ public enum BenchStructure {
      */
     BPLUS_TAIL_BULK("bplus-tail-bulk", "B+-tree 80:20+tail+bulk") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
-            return IndexTarget.appending(Indexes.bPlusTree().splitRatio(0.8).tailLeafInserts(true).build());
+        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+            return IndexTarget.appending(Indexes.bPlusTree().pageSize(pageSize).splitRatio(0.8).tailLeafInserts(true).build());
         }
     },
     /** The SA B+-tree (SWARE / OSM-tree) with the paper's tuning. */
     SA_BPLUS("sa-bplus", "SA B+-tree (SWARE)") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
-            return IndexTarget.of(sware(Indexes.saBPlusTree(), bufferCapacity, flushFraction).build());
+        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+            return IndexTarget.of(sware(Indexes.saBPlusTree(), bufferCapacity, flushFraction, pageSize).build());
         }
     },
     /** The SA B+-tree built for one writer thread and any number of readers: appends take no lock. */
     SA_BPLUS_SW("sa-bplus-sw", "SA B+-tree, single writer") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
-            return IndexTarget.of(sware(Indexes.saBPlusTree(), bufferCapacity, flushFraction)
+        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+            return IndexTarget.of(sware(Indexes.saBPlusTree(), bufferCapacity, flushFraction, pageSize)
                     .concurrency(Concurrency.SINGLE_WRITER).build());
         }
     },
@@ -50,49 +51,49 @@ public enum BenchStructure {
      */
     SA_BPLUS_PIN("sa-bplus-pin", "SA B+-tree, pinned writer") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
-            return IndexTarget.of(sware(Indexes.saBPlusTree(), bufferCapacity, flushFraction)
+        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+            return IndexTarget.of(sware(Indexes.saBPlusTree(), bufferCapacity, flushFraction, pageSize)
                     .concurrency(Concurrency.PINNED_WRITER).build());
         }
     },
     /** The SA B+-tree confined to one thread, as {@code TreeMap} is: no locks, plain counters. */
     SA_BPLUS_ST("sa-bplus-st", "SA B+-tree, single thread") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
-            return IndexTarget.of(sware(Indexes.saBPlusTree(), bufferCapacity, flushFraction)
+        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+            return IndexTarget.of(sware(Indexes.saBPlusTree(), bufferCapacity, flushFraction, pageSize)
                     .concurrency(Concurrency.SINGLE_THREAD).build());
         }
     },
     /**
-     * SB-Tree (IEEE Access 2025) with the paper's 4 KiB blocks: per-thread blocks behind a shortcut for in-order
-     * keys, data blocks with N-ary search tables, a search layer updated by its own thread; safe for any number
-     * of writer and reader threads.
+     * SB-Tree (IEEE Access 2025), its blocks of the bench's page size (by default the paper's 4 KiB): per-thread
+     * blocks behind a shortcut for in-order keys, data blocks with N-ary search tables, a search layer updated by
+     * its own thread; safe for any number of writer and reader threads.
      */
     SBTREE("sbtree", "SB-Tree") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
-            return IndexTarget.of(Indexes.sbTree().build());
+        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+            return IndexTarget.of(Indexes.sbTree().blockSize(pageSize).build());
         }
     },
     /** The SWARE paper's Bε-tree (§V "Index Design", ε = 1/2): every write a message into the root's buffer. */
     BETREE("betree", "Bε-tree") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
-            return IndexTarget.of(Indexes.beTree().build());
+        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+            return IndexTarget.of(Indexes.beTree().pageSize(pageSize).build());
         }
     },
     /** The SA Bε-tree (SWARE §V-G): the SWARE buffer over the Bε-tree, with the paper's tuning. */
     SA_BETREE("sa-betree", "SA Bε-tree (SWARE)") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
-            return IndexTarget.of(sware(Indexes.saBeTree(), bufferCapacity, flushFraction).build());
+        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+            return IndexTarget.of(sware(Indexes.saBeTree(), bufferCapacity, flushFraction, pageSize).build());
         }
     },
     /** The SA Bε-tree built for one writer thread and any number of readers, as {@link #SA_BPLUS_SW}. */
     SA_BETREE_SW("sa-betree-sw", "SA Bε-tree, single writer") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
-            return IndexTarget.of(sware(Indexes.saBeTree(), bufferCapacity, flushFraction)
+        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+            return IndexTarget.of(sware(Indexes.saBeTree(), bufferCapacity, flushFraction, pageSize)
                     .concurrency(Concurrency.SINGLE_WRITER).build());
         }
     },
@@ -102,22 +103,22 @@ public enum BenchStructure {
      */
     SA_BETREE_ST("sa-betree-st", "SA Bε-tree, single thread") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
-            return IndexTarget.of(sware(Indexes.saBeTree(), bufferCapacity, flushFraction)
+        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+            return IndexTarget.of(sware(Indexes.saBeTree(), bufferCapacity, flushFraction, pageSize)
                     .concurrency(Concurrency.SINGLE_THREAD).build());
         }
     },
     /** {@link TreeMap}, the JDK's red-black tree. */
     TREEMAP("treemap", "java.util.TreeMap") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
+        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
             return new MapTarget(new TreeMap<>());
         }
     },
     /** {@link ConcurrentSkipListMap}, the JDK's concurrent ordered map. */
     SKIPLIST("skiplist", "ConcurrentSkipListMap") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction) {
+        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
             return new MapTarget(new ConcurrentSkipListMap<>());
         }
     };
@@ -131,21 +132,31 @@ public enum BenchStructure {
     }
 
     /**
-     * A fresh, empty instance; {@code bufferCapacity} sizes a SWARE buffer where there is one, and {@code
+     * A fresh, empty instance; {@code bufferCapacity} sizes a SWARE buffer where there is one, {@code
      * flushFraction} is the share of it a flush cycle sends to the tree (NaN: the builder's default, the paper's
-     * 0.5). Structures without a SWARE buffer ignore both.
+     * 0.5), and {@code pageSize} is the bytes of a tree node (a B+-tree or Bε-tree page, an SB-Tree block).
+     * Structures without a SWARE buffer ignore the first two, the JDK maps all three.
+     *
+     * @throws IllegalArgumentException when {@code pageSize} is not a power of two in [{@value
+     *         PageArena#MIN_PAGE_SIZE}, {@value PageArena#MAX_PAGE_SIZE}] (the builders' check)
      */
-    public abstract BenchTarget create(int bufferCapacity, double flushFraction);
+    public abstract BenchTarget create(int bufferCapacity, double flushFraction, int pageSize);
+
+    /** {@link #create(int, double, int)} with the papers' 4 KiB nodes. */
+    public BenchTarget create(final int bufferCapacity, final double flushFraction) {
+        return create(bufferCapacity, flushFraction, PageArena.DEFAULT_PAGE_SIZE);
+    }
 
     /** A fresh, empty instance with a SWARE buffer of {@code bufferCapacity} entries and the default flush fraction. */
     public BenchTarget create(final int bufferCapacity) {
         return create(bufferCapacity, Double.NaN);
     }
 
-    /** {@code builder} with the bench's buffer settings. */
+    /** {@code builder} with the bench's buffer and node settings. */
     private static SortednessAwareIndexBuilder sware(final SortednessAwareIndexBuilder builder,
-                                                     final int bufferCapacity, final double flushFraction) {
-        builder.bufferCapacity(bufferCapacity);
+                                                     final int bufferCapacity, final double flushFraction,
+                                                     final int pageSize) {
+        builder.bufferCapacity(bufferCapacity).pageSize(pageSize);
         return Double.isNaN(flushFraction) ? builder : builder.flushFraction(flushFraction);
     }
 
@@ -156,7 +167,12 @@ public enum BenchStructure {
 
     /** As {@link #createForWorkload(int)}, with flush cycles sending {@code flushFraction} of the buffer. */
     public BenchTarget createForWorkload(final int n, final double flushFraction) {
-        return create(Math.max(1, n / 100), flushFraction);
+        return createForWorkload(n, flushFraction, PageArena.DEFAULT_PAGE_SIZE);
+    }
+
+    /** As {@link #createForWorkload(int, double)}, with {@code pageSize}-byte tree nodes. */
+    public BenchTarget createForWorkload(final int n, final double flushFraction, final int pageSize) {
+        return create(Math.max(1, n / 100), flushFraction, pageSize);
     }
 
     /** The name on the command line. */

@@ -85,6 +85,35 @@ class BenchTargetWriteTest {
         }
     }
 
+    /**
+     * {@code --page-size}: every tree's nodes take that many bytes (smaller nodes, more leaves for the same keys),
+     * and the content is the same; the JDK maps have no nodes to size.
+     */
+    @Test
+    void thePageSizeReachesEveryTree() {
+        final long[] keys = KLGenerator.generate(12_000, 5, 5, 4);
+        final TreeMap<Long, Long> oracle = new TreeMap<>();
+        for (final long key : keys) {
+            oracle.put(key, key);
+        }
+        for (final BenchStructure structure : BenchStructure.values()) {
+            final long[] leaves = new long[2];
+            final int[] pageSizes = {512, 8192};
+            for (int i = 0; i < pageSizes.length; i++) {
+                try (BenchTarget target = structure.create(100, Double.NaN, pageSizes[i])) {
+                    target.write(keys, keys, 1);
+                    target.finish();
+                    assertSame(oracle, target, structure.cliName() + " --page-size " + pageSizes[i]);
+                    leaves[i] = target.stats() == null ? 0 : target.stats().leafCount(); // a JDK map: none
+                }
+            }
+            final boolean jdkMap = structure == BenchStructure.TREEMAP || structure == BenchStructure.SKIPLIST;
+            assertEquals(!jdkMap, leaves[0] > 4 * leaves[1], structure.cliName() + ": leaves with 512-byte and "
+                    + "8 KiB nodes: " + leaves[0] + ", " + leaves[1]);
+        }
+        assertThrows(IllegalArgumentException.class, () -> BenchStructure.BPLUS.create(1, Double.NaN, 3000));
+    }
+
     private static void assertSame(final TreeMap<Long, Long> oracle, final BenchTarget target, final String who) {
         assertEquals(oracle.size(), target.size(), who);
         for (final Map.Entry<Long, Long> entry : oracle.entrySet()) {
