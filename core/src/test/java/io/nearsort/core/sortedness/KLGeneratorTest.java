@@ -128,6 +128,82 @@ class KLGeneratorTest {
         }
     }
 
+    /**
+     * The generator's free-position index gives exactly the keys of its first version, which scanned for free
+     * positions one by one ({@link #scanningGenerator}): same seeds, same streams, so benchmark cells stay
+     * comparable across versions. Crowded windows (K = 100%) and the wrap-around at both ends included.
+     */
+    @Test
+    void sameKeysAsTheScanningGenerator() {
+        for (final int n : new int[] {1, 2, 3, 10, 97, 1_000, 20_000}) {
+            for (final double k : new double[] {0.5, 5, 25, 50, 100}) {
+                for (final double l : new double[] {0.1, 1, 5, 50, 100}) {
+                    for (long seed = 1; seed <= (n <= 1_000 ? 40 : 2); seed++) {
+                        assertArrayEquals(scanningGenerator(n, k, l, seed),
+                                KLGenerator.generate(n, k, l, seed), "n=" + n + " K=" + k + " L=" + l + " seed=" + seed);
+                    }
+                }
+            }
+        }
+    }
+
+    /** The K/L generation of the generator's first version (keys 1..n), a position-by-position model. */
+    private static long[] scanningGenerator(final int n, final double k, final double l, final long seed) {
+        final java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        final long[] keys = new long[n];
+        for (int i = 0; i < n; i++) {
+            keys[i] = i + 1;
+        }
+        final int swaps = (int) Math.floor(n * k / 200.0);
+        final int maxDistance = (int) Math.min(n - 1L, (long) Math.floor(n * l / 100.0));
+        if (swaps == 0 || maxDistance <= 0) {
+            return keys;
+        }
+        final boolean[] used = new boolean[n];
+        final int first = random.nextInt(n - maxDistance);
+        swapAndMark(keys, used, first, first + maxDistance);
+        for (int s = 1; s < swaps; s++) {
+            final int start = random.nextInt(n);
+            int source = -1;
+            for (int i = 0; i < n && source < 0; i++) {
+                final int p = (start + i) % n;
+                source = used[p] ? -1 : p;
+            }
+            if (source < 0) {
+                break;
+            }
+            final int lo = Math.max(0, source - maxDistance);
+            final int hi = Math.min(n - 1, source + maxDistance);
+            int partner = -1;
+            for (int attempt = 0; attempt < 32 && partner < 0; attempt++) {
+                final int p = lo + random.nextInt(hi - lo + 1);
+                partner = p != source && !used[p] ? p : -1;
+            }
+            if (partner < 0) {
+                final int width = hi - lo + 1;
+                final int from = random.nextInt(width);
+                for (int i = 0; i < width && partner < 0; i++) {
+                    final int p = lo + (from + i) % width;
+                    partner = p != source && !used[p] ? p : -1;
+                }
+            }
+            if (partner >= 0) {
+                swapAndMark(keys, used, source, partner);
+            } else {
+                used[source] = true;
+            }
+        }
+        return keys;
+    }
+
+    private static void swapAndMark(final long[] keys, final boolean[] used, final int a, final int b) {
+        final long t = keys[a];
+        keys[a] = keys[b];
+        keys[b] = t;
+        used[a] = true;
+        used[b] = true;
+    }
+
     @Test
     void lateEventsWithADelayOfAtMostOneAreSorted() {
         final long[] keys = KLGenerator.workload(500).lateEvents(0.1).seed(1).generate(); // D = 0
