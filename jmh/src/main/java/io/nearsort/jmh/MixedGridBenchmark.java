@@ -63,7 +63,7 @@ public class MixedGridBenchmark extends MixedState {
 
     /**
      * Bytes of every tree's nodes. 4096 is the paper's page; the paper's entries are 8 bytes (§V: a 4-byte key),
-     * 512 to a page, where 4 KiB holds 256 of these 16-byte ones: 8192 gives the paper's entries per node, and
+     * ~510 to a page, where 4 KiB holds 254 of these 16-byte ones: 8192 gives the paper's entries per node, and
      * with them its fanouts (a Bε-tree node's √B pivots: 22 instead of 15).
      */
     @Param({"4096"})

@@ -28,7 +28,7 @@ public abstract class MixedState {
      */
     long[] probes;
     private int batchSize;
-    BenchTarget target; // package-private for MixedGridBenchmarkTest
+    private BenchTarget target;
 
     /** The keys of this trial, in arrival order. */
     protected abstract long[] generateKeys();
@@ -88,6 +88,11 @@ public abstract class MixedState {
                     + keys.length);
         }
         target.close();
+    }
+
+    /** The structure of the current iteration (for tests). */
+    BenchTarget target() {
+        return target;
     }
 
     /** The timed phase; returns the sum of the values looked up, so that JMH keeps the work. */

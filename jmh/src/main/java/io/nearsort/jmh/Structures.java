@@ -37,7 +37,10 @@ final class Structures {
         return create(name, n, flushFraction, PageArena.DEFAULT_PAGE_SIZE);
     }
 
-    /** As {@link #create(String, int, double)}, the trees' nodes {@code pageSize} bytes (the JDK maps have none). */
+    /**
+     * As {@link #create(String, int, double)}, the trees' nodes {@code pageSize} bytes (the JDK maps and fastutil's
+     * have no nodes to size).
+     */
     static BenchTarget create(final String name, final int n, final double flushFraction, final int pageSize) {
         switch (name) {
             case FASTUTIL_AVL:

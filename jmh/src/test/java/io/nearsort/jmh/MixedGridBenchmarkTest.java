@@ -59,7 +59,7 @@ class MixedGridBenchmarkTest {
                 final MixedGridBenchmark benchmark = cell(structure, "K5_L5", 50, pageSizes[i]);
                 benchmark.preload();
                 benchmark.mixed();
-                leaves[i] = benchmark.target.stats().leafCount();
+                leaves[i] = benchmark.target().stats().leafCount();
                 benchmark.close();
             }
             assertTrue(leaves[0] > 4 * leaves[1], structure + ": " + Arrays.toString(leaves));

@@ -248,12 +248,12 @@ public final class KLGenerator {
 
     /**
      * An unused partner within {@code ±distance} of {@code source}, uniform where possible; -1 if none. A crowded
-     * window gives the first unused position after a random point of it, wrapping around within the window.
+     * window gives the first unused position at or after a random point of it, wrapping around within the window.
      */
     private int partner(final FreePositions free, final SplittableRandom random, final int source,
                         final int distance) {
         final int lo = Math.max(0, source - distance);
-        final int hi = Math.min(n - 1, source + distance);
+        final int hi = (int) Math.min(n - 1L, (long) source + distance);
         for (int attempt = 0; attempt < PARTNER_ATTEMPTS; attempt++) {
             final int p = lo + random.nextInt(hi - lo + 1);
             if (p != source && free.isFree(p)) {
@@ -289,7 +289,8 @@ public final class KLGenerator {
      * The positions not yet in a swap, answering "the first free position at or after p" through a union-find over
      * the positions (path halving; {@code n} is a sentinel that is never taken). A scan position by position, as
      * the generator first did, grows quadratic once most positions are taken: K = 100%, L = 50% took ~8 minutes
-     * at n = 10M. This gives the same answers in near-constant time each.
+     * at n = 10M. This gives the same answers in near-constant time each, for 4 bytes a position (the scan's
+     * {@code boolean[]} took 1).
      */
     private static final class FreePositions {
         /** {@code next[p] == p} while p is free; otherwise a position at most the first free one after p. */

@@ -6,6 +6,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.Arrays;
+import java.util.SplittableRandom;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -117,7 +118,7 @@ class KLGeneratorTest {
         // Small enough to check against a direct model: sort (arrival, index) pairs.
         final int n = 1_000;
         final long[] keys = KLGenerator.workload(n).lateEvents(5).seed(3).generate();
-        final java.util.SplittableRandom random = new java.util.SplittableRandom(3);
+        final SplittableRandom random = new SplittableRandom(3);
         final long[][] arrivals = new long[n][];
         for (int i = 0; i < n; i++) {
             arrivals[i] = new long[] {i + random.nextInt(50), i + 1};
@@ -139,8 +140,8 @@ class KLGeneratorTest {
             for (final double k : new double[] {0.5, 5, 25, 50, 100}) {
                 for (final double l : new double[] {0.1, 1, 5, 50, 100}) {
                     for (long seed = 1; seed <= (n <= 1_000 ? 40 : 2); seed++) {
-                        assertArrayEquals(scanningGenerator(n, k, l, seed),
-                                KLGenerator.generate(n, k, l, seed), "n=" + n + " K=" + k + " L=" + l + " seed=" + seed);
+                        assertArrayEquals(scanningGenerator(n, k, l, seed), KLGenerator.generate(n, k, l, seed),
+                                "n=" + n + " K=" + k + " L=" + l + " seed=" + seed);
                     }
                 }
             }
@@ -149,7 +150,7 @@ class KLGeneratorTest {
 
     /** The K/L generation of the generator's first version (keys 1..n), a position-by-position model. */
     private static long[] scanningGenerator(final int n, final double k, final double l, final long seed) {
-        final java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        final SplittableRandom random = new SplittableRandom(seed);
         final long[] keys = new long[n];
         for (int i = 0; i < n; i++) {
             keys[i] = i + 1;

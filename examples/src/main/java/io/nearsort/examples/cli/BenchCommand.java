@@ -107,7 +107,7 @@ final class BenchCommand extends NearsortMain.Subcommand {
     @Option(names = "--page-size", paramLabel = "BYTES", defaultValue = "4096",
             description = "bytes of a tree node: the B+-trees' and Bε-trees' pages, SB-Tree's blocks; a power of two "
                     + "from 512 to 1048576 (default ${DEFAULT-VALUE}, the papers' 4 KiB; the SWARE paper's 8-byte "
-                    + "entries put 512 of them in a node, as 8192 does with these 16-byte entries)")
+                    + "entries put ~510 of them in such a node, as 8192 does with these 16-byte entries)")
     int pageSize;
 
     @Option(names = "--lookups", paramLabel = "N", converter = Counts.class, defaultValue = "0",
@@ -198,7 +198,7 @@ final class BenchCommand extends NearsortMain.Subcommand {
             out.printf(Locale.ROOT, "verify: %,d reads and scans matched the reference in the timed runs.%n", checked);
         }
         if (csv != null) {
-            writeCsv(results, plan.baseline(), plan.batchName());
+            writeCsv(results, plan);
             out.println("CSV written to " + csv);
         }
         final Path chartPath = chart != null ? chart : grid ? Path.of("nearsort-out", "bench-grid.png") : null;
@@ -366,14 +366,13 @@ final class BenchCommand extends NearsortMain.Subcommand {
         return gridL == null ? GRID_L : gridL;
     }
 
-    private void writeCsv(final List<WorkloadResult> results, final BenchStructure base, final String batch)
-            throws IOException {
+    private void writeCsv(final List<WorkloadResult> results, final BenchPlan plan) throws IOException {
         final Path parent = csv.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
         try (Writer writer = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
-            CsvReport.write(results, base, batch, writer);
+            CsvReport.write(results, plan.baseline(), plan.batchName(), plan.pageSize(), writer);
         }
     }
 

@@ -63,7 +63,7 @@ class BenchCommandTest {
         assertEquals(1 + 5 * 4, lines.size());
         for (final String line : lines.subList(1, lines.size())) {
             final String[] cells = line.split(",", -1);
-            assertEquals(18, cells.length, line);
+            assertEquals(19, cells.length, line);
             assertEquals("20000", cells[4]);
             assertEquals("1", cells[5]);
             assertTrue(Long.parseLong(cells[10]) > 0, line);
@@ -71,6 +71,7 @@ class BenchCommandTest {
                 assertEquals(1.0, Double.parseDouble(cells[12]), 1e-9, line);
             }
             assertEquals(cells[6].equals("treemap") || cells[6].equals("skiplist"), cells[13].isEmpty(), line);
+            assertEquals(cells[6].equals("treemap") || cells[6].equals("skiplist") ? "" : "4096", cells[18], line);
         }
         assertEquals(5, lines.stream().filter(l -> l.contains(",mix,8000,2,")).count(), "50:50 over the last 20%: "
                 + "4k writes + 4k reads " + lines);

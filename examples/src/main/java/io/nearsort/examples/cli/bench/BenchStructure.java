@@ -15,7 +15,7 @@ public enum BenchStructure {
     /** The SWARE paper's baseline B+-tree: 50:50 splits, top-inserts only. */
     BPLUS("bplus", "B+-tree (baseline)") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+        protected BenchTarget build(final int bufferCapacity, final double flushFraction, final int pageSize) {
             return IndexTarget.of(Indexes.bPlusTree().pageSize(pageSize).build());
         }
     },
@@ -26,21 +26,22 @@ public enum BenchStructure {
      */
     BPLUS_TAIL_BULK("bplus-tail-bulk", "B+-tree 80:20+tail+bulk") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
-            return IndexTarget.appending(Indexes.bPlusTree().pageSize(pageSize).splitRatio(0.8).tailLeafInserts(true).build());
+        protected BenchTarget build(final int bufferCapacity, final double flushFraction, final int pageSize) {
+            return IndexTarget.appending(Indexes.bPlusTree().pageSize(pageSize).splitRatio(0.8).tailLeafInserts(true)
+                    .build());
         }
     },
     /** The SA B+-tree (SWARE / OSM-tree) with the paper's tuning. */
     SA_BPLUS("sa-bplus", "SA B+-tree (SWARE)") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+        protected BenchTarget build(final int bufferCapacity, final double flushFraction, final int pageSize) {
             return IndexTarget.of(sware(Indexes.saBPlusTree(), bufferCapacity, flushFraction, pageSize).build());
         }
     },
     /** The SA B+-tree built for one writer thread and any number of readers: appends take no lock. */
     SA_BPLUS_SW("sa-bplus-sw", "SA B+-tree, single writer") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+        protected BenchTarget build(final int bufferCapacity, final double flushFraction, final int pageSize) {
             return IndexTarget.of(sware(Indexes.saBPlusTree(), bufferCapacity, flushFraction, pageSize)
                     .concurrency(Concurrency.SINGLE_WRITER).build());
         }
@@ -51,7 +52,7 @@ public enum BenchStructure {
      */
     SA_BPLUS_PIN("sa-bplus-pin", "SA B+-tree, pinned writer") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+        protected BenchTarget build(final int bufferCapacity, final double flushFraction, final int pageSize) {
             return IndexTarget.of(sware(Indexes.saBPlusTree(), bufferCapacity, flushFraction, pageSize)
                     .concurrency(Concurrency.PINNED_WRITER).build());
         }
@@ -59,7 +60,7 @@ public enum BenchStructure {
     /** The SA B+-tree confined to one thread, as {@code TreeMap} is: no locks, plain counters. */
     SA_BPLUS_ST("sa-bplus-st", "SA B+-tree, single thread") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+        protected BenchTarget build(final int bufferCapacity, final double flushFraction, final int pageSize) {
             return IndexTarget.of(sware(Indexes.saBPlusTree(), bufferCapacity, flushFraction, pageSize)
                     .concurrency(Concurrency.SINGLE_THREAD).build());
         }
@@ -71,28 +72,28 @@ public enum BenchStructure {
      */
     SBTREE("sbtree", "SB-Tree") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+        protected BenchTarget build(final int bufferCapacity, final double flushFraction, final int pageSize) {
             return IndexTarget.of(Indexes.sbTree().blockSize(pageSize).build());
         }
     },
     /** The SWARE paper's Bε-tree (§V "Index Design", ε = 1/2): every write a message into the root's buffer. */
     BETREE("betree", "Bε-tree") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+        protected BenchTarget build(final int bufferCapacity, final double flushFraction, final int pageSize) {
             return IndexTarget.of(Indexes.beTree().pageSize(pageSize).build());
         }
     },
     /** The SA Bε-tree (SWARE §V-G): the SWARE buffer over the Bε-tree, with the paper's tuning. */
     SA_BETREE("sa-betree", "SA Bε-tree (SWARE)") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+        protected BenchTarget build(final int bufferCapacity, final double flushFraction, final int pageSize) {
             return IndexTarget.of(sware(Indexes.saBeTree(), bufferCapacity, flushFraction, pageSize).build());
         }
     },
     /** The SA Bε-tree built for one writer thread and any number of readers, as {@link #SA_BPLUS_SW}. */
     SA_BETREE_SW("sa-betree-sw", "SA Bε-tree, single writer") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+        protected BenchTarget build(final int bufferCapacity, final double flushFraction, final int pageSize) {
             return IndexTarget.of(sware(Indexes.saBeTree(), bufferCapacity, flushFraction, pageSize)
                     .concurrency(Concurrency.SINGLE_WRITER).build());
         }
@@ -103,7 +104,7 @@ public enum BenchStructure {
      */
     SA_BETREE_ST("sa-betree-st", "SA Bε-tree, single thread") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+        protected BenchTarget build(final int bufferCapacity, final double flushFraction, final int pageSize) {
             return IndexTarget.of(sware(Indexes.saBeTree(), bufferCapacity, flushFraction, pageSize)
                     .concurrency(Concurrency.SINGLE_THREAD).build());
         }
@@ -111,14 +112,14 @@ public enum BenchStructure {
     /** {@link TreeMap}, the JDK's red-black tree. */
     TREEMAP("treemap", "java.util.TreeMap") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+        protected BenchTarget build(final int bufferCapacity, final double flushFraction, final int pageSize) {
             return new MapTarget(new TreeMap<>());
         }
     },
     /** {@link ConcurrentSkipListMap}, the JDK's concurrent ordered map. */
     SKIPLIST("skiplist", "ConcurrentSkipListMap") {
         @Override
-        public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+        protected BenchTarget build(final int bufferCapacity, final double flushFraction, final int pageSize) {
             return new MapTarget(new ConcurrentSkipListMap<>());
         }
     };
@@ -138,9 +139,18 @@ public enum BenchStructure {
      * Structures without a SWARE buffer ignore the first two, the JDK maps all three.
      *
      * @throws IllegalArgumentException when {@code pageSize} is not a power of two in [{@value
-     *         PageArena#MIN_PAGE_SIZE}, {@value PageArena#MAX_PAGE_SIZE}] (the builders' check)
+     *         PageArena#MIN_PAGE_SIZE}, {@value PageArena#MAX_PAGE_SIZE}], whatever the structure
      */
-    public abstract BenchTarget create(int bufferCapacity, double flushFraction, int pageSize);
+    public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
+        if (!PageArena.isValidPageSize(pageSize)) {
+            throw new IllegalArgumentException("pageSize must be a power of two in [" + PageArena.MIN_PAGE_SIZE + ", "
+                    + PageArena.MAX_PAGE_SIZE + "] (got: " + pageSize + ")");
+        }
+        return build(bufferCapacity, flushFraction, pageSize);
+    }
+
+    /** {@link #create(int, double, int)} with a valid {@code pageSize}. */
+    protected abstract BenchTarget build(int bufferCapacity, double flushFraction, int pageSize);
 
     /** {@link #create(int, double, int)} with the papers' 4 KiB nodes. */
     public BenchTarget create(final int bufferCapacity, final double flushFraction) {

@@ -11,14 +11,17 @@ import java.util.Locale;
 public final class CsvReport {
     static final String HEADER = "workload,k_percent,l_percent,scrambled,n,batch,structure,phase,operations,timed_runs,"
             + "median_ns,ops_per_second,speedup,bulk_loaded,top_inserts,tail_leaf_inserts,average_leaf_fill,"
-            + "bytes_in_use";
+            + "bytes_in_use,page_size";
 
     private CsvReport() {
     }
 
-    /** @param batch the {@code --batch} value the ingest used ({@link BenchPlan#batchName()}) */
+    /**
+     * @param batch    the {@code --batch} value the ingest used ({@link BenchPlan#batchName()})
+     * @param pageSize the bytes of the trees' nodes ({@link BenchPlan#pageSize()})
+     */
     public static void write(final List<WorkloadResult> workloads, final BenchStructure baseline, final String batch,
-                             final Writer out) throws IOException {
+                             final int pageSize, final Writer out) throws IOException {
         out.write(HEADER);
         out.write('\n');
         for (final WorkloadResult workload : workloads) {
@@ -39,7 +42,8 @@ public final class CsvReport {
                             stats == null ? "" : Long.toString(stats.topInserts()),
                             stats == null ? "" : Long.toString(stats.tailLeafInserts()),
                             stats == null ? "" : String.format(Locale.ROOT, "%.4f", stats.averageLeafFill()),
-                            stats == null ? "" : Long.toString(stats.bytesInUse())));
+                            stats == null ? "" : Long.toString(stats.bytesInUse()),
+                            stats == null ? "" : Integer.toString(pageSize)));
                     out.write('\n');
                 }
             }
