@@ -48,11 +48,7 @@ public abstract class TreeBuilder<B extends TreeBuilder<B>> {
      * @throws IllegalArgumentException when {@code pageSize} is not such a power of two
      */
     public B pageSize(final int pageSize) {
-        if (!PageArena.isValidPageSize(pageSize)) {
-            throw new IllegalArgumentException("pageSize must be a power of two in [" + PageArena.MIN_PAGE_SIZE
-                    + ", " + PageArena.MAX_PAGE_SIZE + "] (got: " + pageSize + ")");
-        }
-        this.pageSize = pageSize;
+        this.pageSize = PageArena.checkPageSize("pageSize", pageSize);
         return self();
     }
 

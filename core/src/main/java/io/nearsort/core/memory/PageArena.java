@@ -60,6 +60,23 @@ public final class PageArena implements AutoCloseable {
         return bytes >= MIN_PAGE_SIZE && bytes <= MAX_PAGE_SIZE && Integer.bitCount(bytes) == 1;
     }
 
+    /**
+     * {@code bytes}, when it is a page size an arena accepts ({@link #isValidPageSize}).
+     *
+     * @param parameter the name the exception gives the value (a builder's {@code pageSize}, {@code blockSize})
+     * @param bytes     a page size
+     * @return {@code bytes}
+     * @throws IllegalArgumentException naming {@code parameter} when {@code bytes} is not a power of two in
+     *                                  [{@value #MIN_PAGE_SIZE}, {@value #MAX_PAGE_SIZE}]
+     */
+    public static int checkPageSize(final String parameter, final int bytes) {
+        if (!isValidPageSize(bytes)) {
+            throw new IllegalArgumentException(parameter + " must be a power of two in [" + MIN_PAGE_SIZE + ", "
+                    + MAX_PAGE_SIZE + "] (got: " + bytes + ")");
+        }
+        return bytes;
+    }
+
     private static final long NULL = 0L;
     private static final int FIRST_SLAB_PAGES = 16;
 
@@ -417,11 +434,7 @@ public final class PageArena implements AutoCloseable {
          * @throws IllegalArgumentException when {@code pageSize} is not such a power of two
          */
         public Builder pageSize(final int pageSize) {
-            if (!isValidPageSize(pageSize)) {
-                throw new IllegalArgumentException("pageSize must be a power of two in [" + MIN_PAGE_SIZE + ", "
-                        + MAX_PAGE_SIZE + "] (got: " + pageSize + ")");
-            }
-            this.pageSize = pageSize;
+            this.pageSize = checkPageSize("pageSize", pageSize);
             return this;
         }
 

@@ -47,11 +47,7 @@ public final class SBTreeBuilder {
      * @throws IllegalArgumentException when {@code bytes} is not such a power of two
      */
     public SBTreeBuilder blockSize(final int bytes) {
-        if (!PageArena.isValidPageSize(bytes)) {
-            throw new IllegalArgumentException("blockSize must be a power of two in [" + PageArena.MIN_PAGE_SIZE
-                    + ", " + PageArena.MAX_PAGE_SIZE + "] (got: " + bytes + ")");
-        }
-        this.blockSize = bytes;
+        this.blockSize = PageArena.checkPageSize("blockSize", bytes);
         return this;
     }
 

@@ -127,6 +127,10 @@ class PageArenaTest {
             assertTrue(PageArena.isValidPageSize(good), "isValidPageSize(" + good + ")");
         }
         assertFalse(PageArena.isValidPageSize(-4096));
+        assertEquals(8192, PageArena.checkPageSize("blockSize", 8192));
+        final IllegalArgumentException named = assertThrows(IllegalArgumentException.class,
+                () -> PageArena.checkPageSize("blockSize", 3000));
+        assertEquals("blockSize must be a power of two in [512, 1048576] (got: 3000)", named.getMessage());
         assertFalse(PageArena.isValidPageSize(Integer.MIN_VALUE));
         assertThrows(IllegalArgumentException.class, () -> PageArena.builder().maxSlabBytes(100));
         assertThrows(IllegalArgumentException.class, () -> PageArena.builder().pageSize(8192).maxSlabBytes(4096)

@@ -43,10 +43,7 @@ public record BenchPlan(List<BenchStructure> structures, BenchStructure baseline
         if (!Double.isNaN(flushFraction) && !(flushFraction > 0 && flushFraction <= 1)) {
             throw new IllegalArgumentException("flushFraction must be in (0, 1] or NaN (got: " + flushFraction + ")");
         }
-        if (!PageArena.isValidPageSize(pageSize)) {
-            throw new IllegalArgumentException("pageSize must be a power of two in [" + PageArena.MIN_PAGE_SIZE + ", "
-                    + PageArena.MAX_PAGE_SIZE + "] (got: " + pageSize + ")");
-        }
+        PageArena.checkPageSize("pageSize", pageSize);
         if (!structures.contains(baseline)) {
             throw new IllegalArgumentException("baseline " + baseline.cliName() + " is not among the structures");
         }

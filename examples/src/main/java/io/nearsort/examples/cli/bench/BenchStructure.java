@@ -142,11 +142,7 @@ public enum BenchStructure {
      *         PageArena#MIN_PAGE_SIZE}, {@value PageArena#MAX_PAGE_SIZE}], whatever the structure
      */
     public BenchTarget create(final int bufferCapacity, final double flushFraction, final int pageSize) {
-        if (!PageArena.isValidPageSize(pageSize)) {
-            throw new IllegalArgumentException("pageSize must be a power of two in [" + PageArena.MIN_PAGE_SIZE + ", "
-                    + PageArena.MAX_PAGE_SIZE + "] (got: " + pageSize + ")");
-        }
-        return build(bufferCapacity, flushFraction, pageSize);
+        return build(bufferCapacity, flushFraction, PageArena.checkPageSize("pageSize", pageSize));
     }
 
     /** {@link #create(int, double, int)} with a valid {@code pageSize}. */
