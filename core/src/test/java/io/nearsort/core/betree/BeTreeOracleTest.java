@@ -141,7 +141,10 @@ class BeTreeOracleTest {
         }
     }
 
-    /** Long runs on tiny nodes: {@code mvn -pl core test -Dgroups=slow -Dtest=BeTreeOracleTest}. */
+    /**
+     * Long runs on tiny nodes:
+     * {@code ./mvnw -B -ntp -pl core test -Dnearsort.excludedGroups=none -Dgroups=slow -Dtest=BeTreeOracleTest}.
+     */
     @Tag("slow")
     @Test
     void tenMillionOperations() {

@@ -6,6 +6,8 @@ import io.nearsort.core.sware.SortednessAwareIndex;
 import io.nearsort.core.testing.KLGrid;
 import io.nearsort.core.testing.LongIndexOracle;
 import io.nearsort.core.testing.LongIndexOracle.KeyPattern;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -63,6 +65,25 @@ class SaBeTreeOracleTest {
                     3, 17));
             index.flush();
             assertEquals(oracle, index.asNavigableMap());
+        }
+    }
+
+    /**
+     * Long runs: 10^7 operations per key pattern, a buffer of 1,000 entries over 512-byte nodes, so that each run
+     * goes through thousands of flush cycles and node flushes at every level:
+     * {@code ./mvnw -B -ntp -pl core test -Dnearsort.excludedGroups=none -Dgroups=slow -Dtest=SaBeTreeOracleTest}.
+     */
+    @Tag("slow")
+    @Test
+    void tenMillionOperations() {
+        for (final KeyPattern pattern : KeyPattern.values()) {
+            final BeTree tree = Indexes.beTree().pageSize(512).splitRatio(0.8).build();
+            try (SortednessAwareIndex index = Indexes.saBeTree().bufferCapacity(1_000)
+                    .concurrency(Concurrency.SINGLE_WRITER).over(tree)) {
+                new LongIndexOracle(41, pattern).sizeCheckEvery(1_009).run(index, 10_000_000,
+                        () -> BeTreeValidator.check(tree));
+            }
+            assertEquals(0, tree.bytesInUse(), "bytesInUse after close");
         }
     }
 }
