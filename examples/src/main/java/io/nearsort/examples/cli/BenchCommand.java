@@ -40,8 +40,8 @@ import java.util.Locale;
                 + "--batch says, then optionally runs point lookups, a read:write mix and range scans, and prints "
                 + "throughput, speedup over the baseline, %% bulk-loaded / top-inserted, average leaf fill and bytes "
                 + "per entry.",
-            "Each structure runs once to warm up, then --repeat times; structures alternate between runs and the "
-                + "median counts."},
+            "Each structure warms up (--warmup), then runs --repeat times; structures alternate between runs and "
+                + "the median counts."},
         footerHeading = "%nExamples:%n",
         footer = {"  nearsort bench -n 10M -K 5 -L 5",
             "  nearsort bench -n 10M --late 0.5 -s bplus,sa-bplus,sa-bplus-sw --batch 500",
@@ -84,6 +84,9 @@ final class BenchCommand extends NearsortMain.Subcommand {
     @Option(names = "--repeat", paramLabel = "R", defaultValue = "3",
             description = "timed runs per structure after the warm-up; the median counts (default ${DEFAULT-VALUE})")
     int repeat;
+
+    @Mixin
+    WarmupOption warmup = new WarmupOption();
 
     @Option(names = "--batch", paramLabel = "1|N|all", defaultValue = "1",
             description = "how the ingest writes: 1 = one put per record (a Flink SinkWriter; default), N = putAll "
@@ -162,8 +165,9 @@ final class BenchCommand extends NearsortMain.Subcommand {
         final BenchPlan plan = plan();
         final List<Workload> workloads = grid ? gridWorkloads() : List.of(singleWorkload());
         final PrintStream out = io().out();
-        out.printf(Locale.ROOT, "nearsort bench: %d workload(s) of %,d keys; %s; median of %d timed run(s) after a warm-up%n",
-                workloads.size(), workloads.get(0).keys().length, structureList(plan), plan.repeat());
+        out.printf(Locale.ROOT, "nearsort bench: %d workload(s) of %,d keys; %s; median of %d timed run(s) after %s%n",
+                workloads.size(), workloads.get(0).keys().length, structureList(plan), plan.repeat(),
+                ResultTable.warmup(plan.warmupNanos()));
         out.printf(Locale.ROOT, "ingest: %s (--batch %s)%n", plan.ingestMode(), plan.batchName());
         if (!Double.isNaN(plan.flushFraction())) {
             out.printf(Locale.ROOT, "SWARE flush fraction: %s (--flush-fraction; the paper's default is 0.5)%n",
@@ -187,7 +191,7 @@ final class BenchCommand extends NearsortMain.Subcommand {
         out.println();
         new ResultTable(plan.baseline()).print(results, io().out());
         out.println();
-        ResultTable.legend(io().out(), plan.baseline(), plan.repeat());
+        ResultTable.legend(io().out(), plan.baseline(), plan.repeat(), plan.warmupNanos());
         if (plan.verify()) {
             long checked = 0;
             for (final WorkloadResult r : results) {
@@ -267,8 +271,8 @@ final class BenchCommand extends NearsortMain.Subcommand {
             throw badArgument("--page-size must be a power of two from " + PageArena.MIN_PAGE_SIZE + " to "
                     + PageArena.MAX_PAGE_SIZE + " (got: " + pageSize + ")");
         }
-        final BenchPlan plan = new BenchPlan(chosen, base, repeat, (int) lookups, ratio[0], ratio[1], (int) scans,
-                (int) scanLength, verify, bufferPercent, (int) bufferEntries,
+        final BenchPlan plan = new BenchPlan(chosen, base, repeat, warmup.nanos(this), (int) lookups, ratio[0],
+                ratio[1], (int) scans, (int) scanLength, verify, bufferPercent, (int) bufferEntries,
                 flushFraction == null ? Double.NaN : flushFraction, pageSize, workload.seed, batchSize());
         if (grid) {
             chartStructure(plan); // fails now rather than after the runs

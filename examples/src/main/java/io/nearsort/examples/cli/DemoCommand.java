@@ -15,6 +15,7 @@ import io.nearsort.examples.cli.chart.SpeedupCharts;
 import io.nearsort.examples.cli.profile.Recommendation;
 import io.nearsort.examples.cli.profile.SortednessClass;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -59,8 +60,11 @@ final class DemoCommand extends NearsortMain.Subcommand {
     long n;
 
     @Option(names = "--repeat", paramLabel = "R", defaultValue = "3",
-            description = "timed runs per structure after a warm-up run; the median counts (default ${DEFAULT-VALUE})")
+            description = "timed runs per structure after the warm-up; the median counts (default ${DEFAULT-VALUE})")
     int repeat;
+
+    @Mixin
+    WarmupOption warmup = new WarmupOption();
 
     @Option(names = "--seed", paramLabel = "S", defaultValue = "42", description = "generator seed (default ${DEFAULT-VALUE})")
     long seed;
@@ -69,10 +73,13 @@ final class DemoCommand extends NearsortMain.Subcommand {
             description = "where to write the chart of speedups (default ${DEFAULT-VALUE})")
     Path chart;
 
+    private long warmupNanos;
+
     @Override
     public Integer call() throws IOException {
         checkRange("-n", n, 1_000, WorkloadOptions.MAX_N);
         checkRange("--repeat", repeat, 1, 100);
+        warmupNanos = warmup.nanos(this);
         final PrintStream out = io().out();
         final int keys = (int) n;
         final List<Workload> workloads = List.of(
@@ -106,7 +113,7 @@ final class DemoCommand extends NearsortMain.Subcommand {
         section(out, nearSorted, BATCH_STRUCTURES, BenchPlan.BULK_LOAD, 0, "4. Bulk load: one putAll over the "
                 + "whole array (nearsort bench --batch all; the sorted streams). Not how a stream arrives; shown for "
                 + "comparison");
-        ResultTable.legend(out, BenchStructure.BPLUS, repeat);
+        ResultTable.legend(out, BenchStructure.BPLUS, repeat, warmupNanos);
         out.println("The SA B+-tree's ingest time includes the final flush of its buffer into the tree. 'single writer' "
                 + "is .concurrency(SINGLE_WRITER):");
         out.println("one writing thread, as in a Flink SinkWriter or a Kafka Connect task, and any number of readers; "
@@ -135,8 +142,8 @@ final class DemoCommand extends NearsortMain.Subcommand {
     private List<WorkloadResult> section(final PrintStream out, final List<Workload> workloads,
                                          final List<BenchStructure> structures, final int batch, final int lookups,
                                          final String title) {
-        final BenchPlan plan = new BenchPlan(structures, BenchStructure.BPLUS, repeat, lookups, 0, 0, 0, 1, true, 1.0,
-                0, Double.NaN, PageArena.DEFAULT_PAGE_SIZE, seed, batch);
+        final BenchPlan plan = new BenchPlan(structures, BenchStructure.BPLUS, repeat, warmupNanos, lookups, 0, 0, 0,
+                1, true, 1.0, 0, Double.NaN, PageArena.DEFAULT_PAGE_SIZE, seed, batch);
         out.println(title);
         final List<WorkloadResult> results = new ArrayList<>();
         try (Progress progress = Progress.start(io(), "demo", (long) workloads.size() * (1 + repeat)

@@ -36,11 +36,12 @@ class BenchCommandTest {
     @Test
     void everyPhaseEveryStructureVerifiedWithCsv() throws IOException {
         final Path csv = dir.resolve("out/bench.csv");
-        final Cli cli = Cli.run("bench", "-n", "20k", "-K", "5", "-L", "5", "--repeat", "2", "-s",
-                "bplus,bplus-tail-bulk,sa-bplus,treemap,skiplist", "--lookups", "5k", "--mix", "50:50", "--scans",
+        final Cli cli = Cli.run("bench", "-n", "20k", "-K", "5", "-L", "5", "--repeat", "2", "--warmup", "0.05",
+                "-s", "bplus,bplus-tail-bulk,sa-bplus,treemap,skiplist", "--lookups", "5k", "--mix", "50:50", "--scans",
                 "500", "--scan-length", "50", "--verify", "--buffer", "200", "--csv", csv.toString());
         assertEquals(0, cli.exitCode, cli.toString());
         assertTrue(cli.out.contains("measured K = 5.00%, L = 5.00%"), cli.out);
+        assertTrue(cli.out.contains("median of 2 timed run(s) after 0.05 s of warm-up runs per structure"), cli.out);
         final List<String> rows = cli.out.lines().filter(l -> l.startsWith("K=5% L=5%")).collect(Collectors.toList());
         assertEquals(5, rows.size(), cli.out);
         for (final String row : rows) {
@@ -63,7 +64,7 @@ class BenchCommandTest {
         assertEquals(1 + 5 * 4, lines.size());
         for (final String line : lines.subList(1, lines.size())) {
             final String[] cells = line.split(",", -1);
-            assertEquals(19, cells.length, line);
+            assertEquals(20, cells.length, line);
             assertEquals("20000", cells[4]);
             assertEquals("1", cells[5]);
             assertTrue(Long.parseLong(cells[10]) > 0, line);
@@ -72,6 +73,7 @@ class BenchCommandTest {
             }
             assertEquals(cells[6].equals("treemap") || cells[6].equals("skiplist"), cells[13].isEmpty(), line);
             assertEquals(cells[6].equals("treemap") || cells[6].equals("skiplist") ? "" : "4096", cells[18], line);
+            assertTrue(Integer.parseInt(cells[19]) >= 1, "at least one warm-up run: " + line);
         }
         assertEquals(5, lines.stream().filter(l -> l.contains(",mix,8000,2,")).count(), "50:50 over the last 20%: "
                 + "4k writes + 4k reads " + lines);
@@ -80,12 +82,12 @@ class BenchCommandTest {
     /** {@code --page-size} sizes the trees' nodes, says so in the header, and the content still verifies. */
     @Test
     void pageSizeIsPrintedAndVerified() {
-        final Cli cli = Cli.run("bench", "-n", "20k", "-K", "5", "-L", "5", "--repeat", "1", "-s",
+        final Cli cli = Cli.run("bench", "-n", "20k", "-K", "5", "-L", "5", "--repeat", "1", "--warmup", "0", "-s",
                 "bplus,betree,sa-betree-st,sbtree", "--lookups", "2k", "--mix", "50:50", "--verify", "--page-size",
                 "8192");
         assertEquals(0, cli.exitCode, cli.toString());
         assertTrue(cli.out.contains("tree nodes: 8,192 bytes (--page-size; the papers use 4,096)"), cli.out);
-        final Cli byDefault = Cli.run("bench", "-n", "2k", "--repeat", "1", "-s", "bplus");
+        final Cli byDefault = Cli.run("bench", "-n", "2k", "--repeat", "1", "--warmup", "0", "-s", "bplus");
         assertEquals(0, byDefault.exitCode, byDefault.toString());
         assertTrue(!byDefault.out.contains("tree nodes:"), byDefault.out);
     }
@@ -94,7 +96,7 @@ class BenchCommandTest {
     void everyIngestModeAndConcurrencyHoldsTheSameVerifiedContent() throws IOException {
         for (final String batch : new String[] {"1", "500", "7", "all"}) {
             final Path csv = dir.resolve("batch-" + batch + ".csv");
-            final Cli cli = Cli.run("bench", "-n", "20k", "--late", "0.5", "--repeat", "1", "-s",
+            final Cli cli = Cli.run("bench", "-n", "20k", "--late", "0.5", "--repeat", "1", "--warmup", "0", "-s",
                     "bplus,bplus-tail-bulk,sa-bplus,sa-bplus-sw,sa-bplus-pin,sa-bplus-st,sbtree,betree,sa-betree,sa-betree-sw,"
                     + "sa-betree-st,treemap,skiplist",
                     "--lookups", "5k", "--scans", "200", "--mix", "50:50", "--verify", "--buffer", "300", "--batch", batch,
@@ -149,8 +151,8 @@ class BenchCommandTest {
     void suppliedInputIsBenchmarkedAsIs() throws IOException {
         final Path keys = dir.resolve("keys.txt");
         Files.writeString(keys, "5\n3\n9\n3\n" + Long.MIN_VALUE + "\n" + Long.MAX_VALUE + "\n");
-        final Cli cli = Cli.run("bench", "--input", keys.toString(), "--repeat", "1", "--lookups", "100", "--scans",
-                "10", "--scan-length", "3", "--mix", "90:10", "--verify");
+        final Cli cli = Cli.run("bench", "--input", keys.toString(), "--repeat", "1", "--warmup", "0", "--lookups",
+                "100", "--scans", "10", "--scan-length", "3", "--mix", "90:10", "--verify");
         assertEquals(0, cli.exitCode, cli.toString());
         assertTrue(cli.out.contains("1 workload(s) of 6 keys"), cli.out);
         assertEquals(3, cli.out.lines().filter(l -> l.startsWith("keys.txt ")).count(), cli.out);
@@ -159,8 +161,8 @@ class BenchCommandTest {
     @Test
     void gridRendersAHeatMapAndALineChart() throws IOException {
         final Path heat = dir.resolve("charts/grid.png");
-        Cli cli = Cli.run("bench", "--grid", "-n", "5000", "--repeat", "1", "-s", "bplus,sa-bplus", "--grid-k", "0,5",
-                "--grid-l", "1,10", "--chart", heat.toString(), "--buffer", "0.5%");
+        Cli cli = Cli.run("bench", "--grid", "-n", "5000", "--repeat", "1", "--warmup", "0", "-s", "bplus,sa-bplus",
+                "--grid-k", "0,5", "--grid-l", "1,10", "--chart", heat.toString(), "--buffer", "0.5%");
         assertEquals(0, cli.exitCode, cli.toString());
         // sorted once, K=5 at two L values, scrambled.
         assertTrue(cli.out.contains("4 workload(s) of 5,000 keys"), cli.out);
@@ -170,8 +172,9 @@ class BenchCommandTest {
         assertTrue(cli.out.contains("Chart written to " + heat), cli.out);
         assertPng(heat);
         final Path line = dir.resolve("line.png");
-        cli = Cli.run("bench", "--grid", "-n", "2000", "--repeat", "1", "-s", "bplus,bplus-tail-bulk", "--grid-k",
-                "0,10", "--grid-l", "5", "--chart", line.toString(), "--chart-type", "line");
+        cli = Cli.run("bench", "--grid", "-n", "2000", "--repeat", "1", "--warmup", "0", "-s",
+                "bplus,bplus-tail-bulk", "--grid-k", "0,10", "--grid-l", "5", "--chart", line.toString(),
+                "--chart-type", "line");
         assertEquals(0, cli.exitCode, cli.toString());
         assertPng(line);
     }
@@ -179,7 +182,8 @@ class BenchCommandTest {
     @Test
     void singleWorkloadBarChart() throws IOException {
         final Path bar = dir.resolve("bar.png");
-        final Cli cli = Cli.run("bench", "-n", "3000", "--scrambled", "--repeat", "1", "--chart", bar.toString());
+        final Cli cli = Cli.run("bench", "-n", "3000", "--scrambled", "--repeat", "1", "--warmup", "0", "--chart",
+                bar.toString());
         assertEquals(0, cli.exitCode, cli.toString());
         assertPng(bar);
     }
@@ -222,6 +226,9 @@ class BenchCommandTest {
         assertBad("--page-size must be a power of two from 512 to 1048576 (got: 2097152)", "bench", "--page-size",
                 "2097152");
         assertBad("--repeat must be in [1, 1,000] (got: 0)", "bench", "--repeat", "0");
+        assertBad("--warmup must be a number of seconds in [0, 3600] (got: -1.0)", "bench", "--warmup", "-1");
+        assertBad("--warmup must be a number of seconds in [0, 3600] (got: NaN)", "bench", "--warmup", "NaN");
+        assertBad("Invalid value for option '--warmup': 'long' is not a double", "bench", "--warmup", "long");
         assertBad("--binary and --int32 describe --input; there is no --input", "bench", "--binary");
         assertBad("--grid generates its workloads; it takes no --input", "bench", "--grid", "--input", "x.txt");
         assertBad("-n must be in [1, 2,147,483,639] (got: 0)", "bench", "-n", "0");

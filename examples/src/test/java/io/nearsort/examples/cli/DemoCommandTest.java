@@ -20,7 +20,8 @@ class DemoCommandTest {
     @Test
     void profilesBenchmarksAndCharts() throws IOException {
         final Path chart = dir.resolve("demo/demo.png");
-        final Cli cli = Cli.run("demo", "-n", "20000", "--repeat", "1", "--seed", "5", "--chart", chart.toString());
+        final Cli cli = Cli.run("demo", "-n", "20000", "--repeat", "1", "--warmup", "0", "--seed", "5",
+                "--chart", chart.toString());
         assertEquals(0, cli.exitCode, cli.toString());
         final String text = cli.out;
         assertTrue(text.contains("four streams of 20,000 keys"), text);
@@ -58,6 +59,7 @@ class DemoCommandTest {
         final String sortedSware = rows.stream().filter(r -> r.startsWith("sorted") && r.contains("SWARE"))
                 .findFirst().orElseThrow();
         assertTrue(sortedSware.contains("100.0%"), "the SA B+-tree bulk-loads sorted input: " + sortedSware);
+        assertTrue(text.contains("Median of 1 timed run(s) after a warm-up run;"), text);
         assertTrue(text.contains("Chart of the per-record ingestion speedups written to " + chart), text);
         BenchCommandTest.assertPng(chart);
     }

@@ -9,7 +9,8 @@ import java.util.List;
  *
  * @param structures    the structures, in table order
  * @param baseline      the structure speedups are relative to (one of {@code structures})
- * @param repeat        timed runs per structure after one warm-up run; the median counts
+ * @param repeat        timed runs per structure after the warm-up; the median counts
+ * @param warmupNanos   warm-up per structure and workload: runs (at least one) until they have taken this long
  * @param lookups       point lookups after the ingest (0: none)
  * @param mixReads      reads part of the read:write mix (with {@code mixWrites} 0:0, no mix)
  * @param mixWrites     writes part of the read:write mix
@@ -27,9 +28,10 @@ import java.util.List;
  *                      {@code putAll} over slices of N, {@link #BULK_LOAD} is one {@code putAll} over the whole
  *                      workload; the untimed preload of the read:write mix is written the same way
  */
-public record BenchPlan(List<BenchStructure> structures, BenchStructure baseline, int repeat, int lookups,
-                        int mixReads, int mixWrites, int scans, int scanLength, boolean verify, double bufferPercent,
-                        int bufferEntries, double flushFraction, int pageSize, long seed, int batch) {
+public record BenchPlan(List<BenchStructure> structures, BenchStructure baseline, int repeat, long warmupNanos,
+                        int lookups, int mixReads, int mixWrites, int scans, int scanLength, boolean verify,
+                        double bufferPercent, int bufferEntries, double flushFraction, int pageSize, long seed,
+                        int batch) {
     /** {@code batch} for one {@code putAll} over the whole workload. */
     public static final int BULK_LOAD = Integer.MAX_VALUE;
     /** Share of the workload loaded before the read:write mix starts (SWARE §V: reads interleave after 80%). */
@@ -37,6 +39,9 @@ public record BenchPlan(List<BenchStructure> structures, BenchStructure baseline
 
     public BenchPlan {
         structures = List.copyOf(structures);
+        if (warmupNanos < 0) {
+            throw new IllegalArgumentException("warmupNanos must be >= 0 (got: " + warmupNanos + ")");
+        }
         if (batch < 1) {
             throw new IllegalArgumentException("batch must be >= 1 (got: " + batch + ")");
         }

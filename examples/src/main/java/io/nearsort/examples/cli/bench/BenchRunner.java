@@ -5,17 +5,23 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Runs a {@link BenchPlan} on workloads: per workload one warm-up round and {@code repeat} timed rounds; each
+ * Runs a {@link BenchPlan} on workloads: per workload warm-up rounds, then {@code repeat} timed rounds; each
  * round runs every structure once, alternating the order between rounds so that drift of the machine (heat, other
- * tenants) spreads over all of them. A run ingests the workload into a fresh instance the way the plan's
- * {@code batch} says (one {@code put} per record, {@code putAll} batches, or one bulk {@code putAll}), then
- * performs the lookups and scans on it; the read:write mix runs on another fresh instance preloaded with the
- * first 80% the same way (so that it starts from the tree a sink writing that way would have built), then writes
- * one {@code put} per record between its reads. Sizes are always checked; with {@code verify}, every read is
- * compared with the {@link Reference} after the timing.
+ * tenants) spreads over all of them. Every structure warms up for at least one run and until its warm-up runs have
+ * taken {@link BenchPlan#warmupNanos()}: a structure that ingests the workload in a few tens of milliseconds calls
+ * its rarer paths (an SA tree's flush cycle, a few hundred times per 2M keys) too seldom in one run for the JIT to
+ * have compiled them, and timed runs that follow a single warm-up run then still speed up from one to the next.
+ * A run ingests the workload into a fresh instance the way the plan's {@code batch} says (one {@code put} per
+ * record, {@code putAll} batches, or one bulk {@code putAll}), then performs the lookups and scans on it; the
+ * read:write mix runs on another fresh instance preloaded with the first 80% the same way (so that it starts from
+ * the tree a sink writing that way would have built), then writes one {@code put} per record between its reads.
+ * Sizes are always checked; with {@code verify}, every read is compared with the {@link Reference} after the
+ * timing.
  */
 public final class BenchRunner {
     private static final long MISSING = -1;
+    /** Warm-up runs per structure and workload at most, however short they are. */
+    static final int MAX_WARMUP_RUNS = 200;
 
     private final BenchPlan plan;
     private final Runnable onRun;
@@ -26,7 +32,10 @@ public final class BenchRunner {
         this.onRun = onRun;
     }
 
-    /** Runs executed per workload: (1 + repeat) rounds of every structure. */
+    /**
+     * Runs that {@code onRun} counts per workload: the first warm-up run and the timed runs of every structure (the
+     * further warm-up runs, as many as {@link BenchPlan#warmupNanos()} takes, are not counted).
+     */
     public int runsPerWorkload() {
         return (1 + plan.repeat()) * plan.structures().size();
     }
@@ -40,17 +49,46 @@ public final class BenchRunner {
         for (final BenchStructure structure : plan.structures()) {
             results.add(new StructureResult(structure));
         }
+        warmUp(workload, values, reference, operations, results);
         final int count = results.size();
-        for (int round = 0; round <= plan.repeat(); round++) {
+        for (int round = 1; round <= plan.repeat(); round++) {
             for (int i = 0; i < count; i++) {
-                final int index = round % 2 == 0 ? i : count - 1 - i;
-                final StructureResult result = round == 0 ? new StructureResult(results.get(index).structure())
-                        : results.get(index);
-                runOnce(workload, values, reference, operations, result);
+                runOnce(workload, values, reference, operations, results.get(alternate(round, i, count)));
                 onRun.run();
             }
         }
         return new WorkloadResult(workload, results);
+    }
+
+    /**
+     * The warm-up rounds: every structure runs once, then again, round after round, while its runs so far have taken
+     * less than the plan's warm-up time (at most {@link #MAX_WARMUP_RUNS} runs); the results are dropped.
+     */
+    private void warmUp(final Workload workload, final long[] values, final Reference reference,
+                        final Operations operations, final List<StructureResult> results) {
+        final int count = results.size();
+        boolean warming = true;
+        for (int round = 0; warming && round < MAX_WARMUP_RUNS; round++) {
+            warming = false;
+            for (int i = 0; i < count; i++) {
+                final StructureResult result = results.get(alternate(round, i, count));
+                if (round > 0 && result.warmupNanos() >= plan.warmupNanos()) {
+                    continue;
+                }
+                final long start = System.nanoTime();
+                runOnce(workload, values, reference, operations, new StructureResult(result.structure()));
+                result.warmedUp(System.nanoTime() - start);
+                if (round == 0) {
+                    onRun.run();
+                }
+                warming |= result.warmupNanos() < plan.warmupNanos();
+            }
+        }
+    }
+
+    /** The structure that runs {@code i}-th in {@code round}: the order reverses from one round to the next. */
+    private static int alternate(final int round, final int i, final int count) {
+        return round % 2 == 0 ? i : count - 1 - i;
     }
 
     private void runOnce(final Workload workload, final long[] values, final Reference reference,

@@ -14,6 +14,8 @@ public final class StructureResult {
     private IndexStats stats;
     private long size;
     private long verifiedReads;
+    private int warmupRuns;
+    private long warmupNanos;
 
     StructureResult(final BenchStructure structure) {
         this.structure = structure;
@@ -30,6 +32,22 @@ public final class StructureResult {
     void afterIngest(final IndexStats ingestStats, final long entries) {
         this.stats = ingestStats;
         this.size = entries;
+    }
+
+    /** Counts one warm-up run of {@code elapsedNanos} (its results are not kept). */
+    void warmedUp(final long elapsedNanos) {
+        warmupRuns++;
+        warmupNanos += elapsedNanos;
+    }
+
+    /** Warm-up runs before the timed ones. */
+    public int warmupRuns() {
+        return warmupRuns;
+    }
+
+    /** Wall-clock time of the warm-up runs together. */
+    public long warmupNanos() {
+        return warmupNanos;
     }
 
     void verified(final long reads) {

@@ -1,0 +1,24 @@
+package io.nearsort.examples.cli;
+
+import picocli.CommandLine.Option;
+
+/** The warm-up option {@code bench} and {@code demo} share (a picocli mixin); see {@code BenchRunner}. */
+final class WarmupOption {
+    /** The longest warm-up accepted, in seconds. */
+    static final double MAX_SECONDS = 3600;
+
+    @Option(names = "--warmup", paramLabel = "SECONDS", defaultValue = "1",
+            description = "warm-up per structure and workload: each structure runs once, then again until its warm-up "
+                    + "runs have taken this long, so that the JIT has compiled what the timed runs call (default "
+                    + "${DEFAULT-VALUE}; 0 = one run)")
+    double seconds;
+
+    /** The warm-up in nanoseconds, checked. */
+    long nanos(final NearsortMain.Subcommand command) {
+        if (!(seconds >= 0 && seconds <= MAX_SECONDS)) {
+            throw command.badArgument("--warmup must be a number of seconds in [0, " + (long) MAX_SECONDS + "] (got: "
+                    + seconds + ")");
+        }
+        return Math.round(seconds * 1e9);
+    }
+}
