@@ -167,7 +167,7 @@ final class BenchCommand extends NearsortMain.Subcommand {
         final PrintStream out = io().out();
         out.printf(Locale.ROOT, "nearsort bench: %d workload(s) of %,d keys; %s; median of %d timed run(s) after %s%n",
                 workloads.size(), workloads.get(0).keys().length, structureList(plan), plan.repeat(),
-                ResultTable.warmup(plan.warmupNanos()));
+                ResultTable.warmupPhrase(plan.warmupNanos()));
         out.printf(Locale.ROOT, "ingest: %s (--batch %s)%n", plan.ingestMode(), plan.batchName());
         if (!Double.isNaN(plan.flushFraction())) {
             out.printf(Locale.ROOT, "SWARE flush fraction: %s (--flush-fraction; the paper's default is 0.5)%n",

@@ -73,13 +73,11 @@ final class DemoCommand extends NearsortMain.Subcommand {
             description = "where to write the chart of speedups (default ${DEFAULT-VALUE})")
     Path chart;
 
-    private long warmupNanos;
-
     @Override
     public Integer call() throws IOException {
         checkRange("-n", n, 1_000, WorkloadOptions.MAX_N);
         checkRange("--repeat", repeat, 1, 100);
-        warmupNanos = warmup.nanos(this);
+        final long warmupNanos = warmup.nanos(this);
         final PrintStream out = io().out();
         final int keys = (int) n;
         final List<Workload> workloads = List.of(
@@ -104,15 +102,16 @@ final class DemoCommand extends NearsortMain.Subcommand {
         final int lookups = keys / 10;
         // The batch and bulk sections leave the scrambled stream out: no batch makes it sorted (section 2 shows it).
         final List<Workload> nearSorted = workloads.subList(0, workloads.size() - 1);
-        final List<WorkloadResult> perRecord = section(out, workloads, STRUCTURES, 1, lookups, String.format(Locale.ROOT,
-                "2. One put per record, as a Flink SinkWriter writes; then %,d random lookups, every one verified "
-                        + "(nearsort bench --batch 1; SA B+-tree buffer = 1%% of n)", lookups));
-        section(out, nearSorted, BATCH_STRUCTURES, SINK_BATCH, 0, String.format(Locale.ROOT, "3. putAll in batches of "
-                + "%d records, as a Kafka Connect SinkTask receives them (nearsort bench --batch %d; the sorted "
-                + "streams)", SINK_BATCH, SINK_BATCH));
-        section(out, nearSorted, BATCH_STRUCTURES, BenchPlan.BULK_LOAD, 0, "4. Bulk load: one putAll over the "
-                + "whole array (nearsort bench --batch all; the sorted streams). Not how a stream arrives; shown for "
-                + "comparison");
+        final List<WorkloadResult> perRecord = section(out, workloads, STRUCTURES, 1, lookups, warmupNanos,
+                String.format(Locale.ROOT, "2. One put per record, as a Flink SinkWriter writes; then %,d random "
+                        + "lookups, every one verified (nearsort bench --batch 1; SA B+-tree buffer = 1%% of n)",
+                        lookups));
+        section(out, nearSorted, BATCH_STRUCTURES, SINK_BATCH, 0, warmupNanos, String.format(Locale.ROOT,
+                "3. putAll in batches of %d records, as a Kafka Connect SinkTask receives them (nearsort bench "
+                        + "--batch %d; the sorted streams)", SINK_BATCH, SINK_BATCH));
+        section(out, nearSorted, BATCH_STRUCTURES, BenchPlan.BULK_LOAD, 0, warmupNanos, "4. Bulk load: one putAll over "
+                + "the whole array (nearsort bench --batch all; the sorted streams). Not how a stream arrives; shown "
+                + "for comparison");
         ResultTable.legend(out, BenchStructure.BPLUS, repeat, warmupNanos);
         out.println("The SA B+-tree's ingest time includes the final flush of its buffer into the tree. 'single writer' "
                 + "is .concurrency(SINGLE_WRITER):");
@@ -141,7 +140,7 @@ final class DemoCommand extends NearsortMain.Subcommand {
     /** Runs {@code structures} on every workload with one ingest mode and prints the table. */
     private List<WorkloadResult> section(final PrintStream out, final List<Workload> workloads,
                                          final List<BenchStructure> structures, final int batch, final int lookups,
-                                         final String title) {
+                                         final long warmupNanos, final String title) {
         final BenchPlan plan = new BenchPlan(structures, BenchStructure.BPLUS, repeat, warmupNanos, lookups, 0, 0, 0,
                 1, true, 1.0, 0, Double.NaN, PageArena.DEFAULT_PAGE_SIZE, seed, batch);
         out.println(title);

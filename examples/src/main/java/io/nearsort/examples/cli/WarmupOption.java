@@ -9,16 +9,16 @@ final class WarmupOption {
 
     @Option(names = "--warmup", paramLabel = "SECONDS", defaultValue = "1",
             description = "warm-up per structure and workload: each structure runs once, then again until its warm-up "
-                    + "runs have taken this long, so that the JIT has compiled what the timed runs call (default "
-                    + "${DEFAULT-VALUE}; 0 = one run)")
+                    + "runs have taken this long (wall-clock, at most 200 runs), so that the JIT has compiled what the "
+                    + "timed runs call (default ${DEFAULT-VALUE}; 0 = one run; in milliseconds' steps)")
     double seconds;
 
-    /** The warm-up in nanoseconds, checked. */
+    /** The warm-up in nanoseconds, checked: 0, or a whole number of milliseconds up to {@link #MAX_SECONDS}. */
     long nanos(final NearsortMain.Subcommand command) {
-        if (!(seconds >= 0 && seconds <= MAX_SECONDS)) {
-            throw command.badArgument("--warmup must be a number of seconds in [0, " + (long) MAX_SECONDS + "] (got: "
-                    + seconds + ")");
+        if (!(seconds >= 0 && seconds <= MAX_SECONDS) || (seconds > 0 && seconds < 1e-3)) {
+            throw command.badArgument("--warmup must be 0 or a number of seconds in [0.001, " + (long) MAX_SECONDS
+                    + "] (got: " + seconds + ")");
         }
-        return Math.round(seconds * 1e9);
+        return Math.round(seconds * 1e3) * 1_000_000L;
     }
 }

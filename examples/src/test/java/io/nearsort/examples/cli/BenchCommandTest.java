@@ -64,7 +64,7 @@ class BenchCommandTest {
         assertEquals(1 + 5 * 4, lines.size());
         for (final String line : lines.subList(1, lines.size())) {
             final String[] cells = line.split(",", -1);
-            assertEquals(20, cells.length, line);
+            assertEquals(21, cells.length, line);
             assertEquals("20000", cells[4]);
             assertEquals("1", cells[5]);
             assertTrue(Long.parseLong(cells[10]) > 0, line);
@@ -74,6 +74,7 @@ class BenchCommandTest {
             assertEquals(cells[6].equals("treemap") || cells[6].equals("skiplist"), cells[13].isEmpty(), line);
             assertEquals(cells[6].equals("treemap") || cells[6].equals("skiplist") ? "" : "4096", cells[18], line);
             assertTrue(Integer.parseInt(cells[19]) >= 1, "at least one warm-up run: " + line);
+            assertTrue(Double.parseDouble(cells[20]) >= 50 || cells[19].equals("200"), "0.05 s of warm-up: " + line);
         }
         assertEquals(5, lines.stream().filter(l -> l.contains(",mix,8000,2,")).count(), "50:50 over the last 20%: "
                 + "4k writes + 4k reads " + lines);
@@ -226,8 +227,11 @@ class BenchCommandTest {
         assertBad("--page-size must be a power of two from 512 to 1048576 (got: 2097152)", "bench", "--page-size",
                 "2097152");
         assertBad("--repeat must be in [1, 1,000] (got: 0)", "bench", "--repeat", "0");
-        assertBad("--warmup must be a number of seconds in [0, 3600] (got: -1.0)", "bench", "--warmup", "-1");
-        assertBad("--warmup must be a number of seconds in [0, 3600] (got: NaN)", "bench", "--warmup", "NaN");
+        for (final String[] bad : new String[][] {{"-1", "-1.0"}, {"NaN", "NaN"}, {"1e400", "Infinity"},
+            {"3601", "3601.0"}, {"0.0004", "4.0E-4"}}) {
+            assertBad("--warmup must be 0 or a number of seconds in [0.001, 3600] (got: " + bad[1] + ")", "bench",
+                    "--warmup", bad[0]);
+        }
         assertBad("Invalid value for option '--warmup': 'long' is not a double", "bench", "--warmup", "long");
         assertBad("--binary and --int32 describe --input; there is no --input", "bench", "--binary");
         assertBad("--grid generates its workloads; it takes no --input", "bench", "--grid", "--input", "x.txt");

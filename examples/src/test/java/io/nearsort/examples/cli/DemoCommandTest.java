@@ -85,6 +85,10 @@ class DemoCommandTest {
         assertEquals(2, cli.exitCode);
         assertEquals("nearsort demo: -n must be in [1,000, 2,147,483,639] (got: 5) (see 'nearsort demo --help')\n",
                 cli.err);
+        cli = Cli.run("demo", "--warmup", "-2");
+        assertEquals(2, cli.exitCode);
+        assertEquals("nearsort demo: --warmup must be 0 or a number of seconds in [0.001, 3600] (got: -2.0) (see "
+                + "'nearsort demo --help')\n", cli.err);
         cli = Cli.run("--version");
         assertEquals(0, cli.exitCode);
         assertTrue(cli.out.startsWith("nearsort "), cli.out);

@@ -3,20 +3,22 @@ package io.nearsort.examples.cli.bench;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.LongSupplier;
 
 /**
- * Runs a {@link BenchPlan} on workloads: per workload warm-up rounds, then {@code repeat} timed rounds; each
- * round runs every structure once, alternating the order between rounds so that drift of the machine (heat, other
+ * Runs a {@link BenchPlan} on workloads: per workload warm-up rounds, then {@code repeat} timed rounds; each round
+ * runs every structure once, alternating the order between rounds so that drift of the machine (heat, other
  * tenants) spreads over all of them. Every structure warms up for at least one run and until its warm-up runs have
- * taken {@link BenchPlan#warmupNanos()}: a structure that ingests the workload in a few tens of milliseconds calls
- * its rarer paths (an SA tree's flush cycle, a few hundred times per 2M keys) too seldom in one run for the JIT to
- * have compiled them, and timed runs that follow a single warm-up run then still speed up from one to the next.
- * A run ingests the workload into a fresh instance the way the plan's {@code batch} says (one {@code put} per
- * record, {@code putAll} batches, or one bulk {@code putAll}), then performs the lookups and scans on it; the
- * read:write mix runs on another fresh instance preloaded with the first 80% the same way (so that it starts from
- * the tree a sink writing that way would have built), then writes one {@code put} per record between its reads.
- * Sizes are always checked; with {@code verify}, every read is compared with the {@link Reference} after the
- * timing.
+ * taken {@link BenchPlan#warmupNanos()} of wall-clock time (each run's collection and checks included, as the JIT's
+ * compiler threads work through those too), at most {@link #MAX_WARMUP_RUNS} runs: a structure that ingests the
+ * workload in a few tens of milliseconds calls its rarer paths (an SA tree's flush cycle, a few hundred times per
+ * 2M keys) too seldom in one run for the JIT to have compiled them, and timed runs that follow a single warm-up run
+ * then still speed up from one to the next. A run ingests the workload into a fresh instance the way the plan's
+ * {@code batch} says (one {@code put} per record, {@code putAll} batches, or one bulk {@code putAll}), then
+ * performs the lookups and scans on it; the read:write mix runs on another fresh instance preloaded with the first
+ * 80% the same way (so that it starts from the tree a sink writing that way would have built), then writes one
+ * {@code put} per record between its reads. Sizes are always checked; with {@code verify}, every read is compared
+ * with the {@link Reference} after the timing.
  */
 public final class BenchRunner {
     private static final long MISSING = -1;
@@ -25,11 +27,21 @@ public final class BenchRunner {
 
     private final BenchPlan plan;
     private final Runnable onRun;
+    private final LongSupplier clock;
 
-    /** @param onRun called after every structure run (progress) */
+    /**
+     * @param onRun called after the first warm-up run and after every timed run of each structure (progress:
+     *              {@link #runsPerWorkload()} calls per workload)
+     */
     public BenchRunner(final BenchPlan plan, final Runnable onRun) {
+        this(plan, onRun, System::nanoTime);
+    }
+
+    /** @param clock the nanosecond clock the warm-up is measured with (tests give their own) */
+    BenchRunner(final BenchPlan plan, final Runnable onRun, final LongSupplier clock) {
         this.plan = plan;
         this.onRun = onRun;
+        this.clock = clock;
     }
 
     /**
@@ -75,9 +87,9 @@ public final class BenchRunner {
                 if (round > 0 && result.warmupNanos() >= plan.warmupNanos()) {
                     continue;
                 }
-                final long start = System.nanoTime();
+                final long start = clock.getAsLong();
                 runOnce(workload, values, reference, operations, new StructureResult(result.structure()));
-                result.warmedUp(System.nanoTime() - start);
+                result.warmedUp(clock.getAsLong() - start);
                 if (round == 0) {
                     onRun.run();
                 }

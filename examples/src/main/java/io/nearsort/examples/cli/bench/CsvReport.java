@@ -11,7 +11,7 @@ import java.util.Locale;
 public final class CsvReport {
     static final String HEADER = "workload,k_percent,l_percent,scrambled,n,batch,structure,phase,operations,timed_runs,"
             + "median_ns,ops_per_second,speedup,bulk_loaded,top_inserts,tail_leaf_inserts,average_leaf_fill,"
-            + "bytes_in_use,page_size,warmup_runs";
+            + "bytes_in_use,page_size,warmup_runs,warmup_ms";
 
     private CsvReport() {
     }
@@ -44,7 +44,8 @@ public final class CsvReport {
                             stats == null ? "" : String.format(Locale.ROOT, "%.4f", stats.averageLeafFill()),
                             stats == null ? "" : Long.toString(stats.bytesInUse()),
                             stats == null ? "" : Integer.toString(pageSize),
-                            Integer.toString(result.warmupRuns())));
+                            Integer.toString(result.warmupRuns()),
+                            String.format(Locale.ROOT, "%.1f", result.warmupNanos() / 1e6)));
                     out.write('\n');
                 }
             }

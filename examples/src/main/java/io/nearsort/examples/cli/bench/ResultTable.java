@@ -63,8 +63,9 @@ public final class ResultTable {
     /** The legend printed under the table. */
     public static void legend(final PrintStream out, final BenchStructure baseline, final int repeat,
                               final long warmupNanos) {
-        out.println("Median of " + repeat + " timed run(s) after " + warmup(warmupNanos) + "; structures alternate "
-                + "between runs. speedup = time(" + baseline.cliName() + ") / time(structure) on the same operations.");
+        out.println("Median of " + repeat + " timed run(s) after " + warmupPhrase(warmupNanos)
+                + "; structures alternate between runs. speedup = time(" + baseline.cliName()
+                + ") / time(structure) on the same operations.");
         out.println("bulk / top / tail = share of the workload's keys bulk-appended, inserted from the root, or "
                 + "inserted straight into the right-most leaf;");
         out.println("fill = average leaf fill; B/entry = off-heap bytes in use per entry (the JDK maps live on the "
@@ -72,7 +73,7 @@ public final class ResultTable {
     }
 
     /** The warm-up as the header and legend name it: "a warm-up run" or "1 s of warm-up runs per structure". */
-    public static String warmup(final long warmupNanos) {
+    public static String warmupPhrase(final long warmupNanos) {
         return warmupNanos == 0 ? "a warm-up run" : String.format(Locale.ROOT, "%s s of warm-up runs per structure",
                 BigDecimal.valueOf(warmupNanos, 9).stripTrailingZeros().toPlainString());
     }

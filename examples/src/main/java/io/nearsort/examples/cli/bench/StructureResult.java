@@ -6,7 +6,7 @@ import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.Map;
 
-/** The timed runs of one structure on one workload. */
+/** The timed runs of one structure on one workload, and how many warm-up runs came before them. */
 public final class StructureResult {
     private final BenchStructure structure;
     private final Map<Phase, long[]> nanos = new EnumMap<>(Phase.class);
