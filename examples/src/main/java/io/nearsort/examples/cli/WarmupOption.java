@@ -1,5 +1,6 @@
 package io.nearsort.examples.cli;
 
+import io.nearsort.examples.cli.bench.BenchRunner;
 import picocli.CommandLine.Option;
 
 /** The warm-up option {@code bench} and {@code demo} share (a picocli mixin); see {@code BenchRunner}. */
@@ -9,8 +10,9 @@ final class WarmupOption {
 
     @Option(names = "--warmup", paramLabel = "SECONDS", defaultValue = "1",
             description = "warm-up per structure and workload: each structure runs once, then again until its warm-up "
-                    + "runs have taken this long (wall-clock, at most 200 runs), so that the JIT has compiled what the "
-                    + "timed runs call (default ${DEFAULT-VALUE}; 0 = one run; in milliseconds' steps)")
+                    + "runs have taken this long (wall-clock, at most " + BenchRunner.MAX_WARMUP_RUNS + " runs), so "
+                    + "that the JIT has compiled what the timed runs call (default ${DEFAULT-VALUE}; 0 = one run; in "
+                    + "milliseconds' steps)")
     double seconds;
 
     /** The warm-up in nanoseconds, checked: 0, or a whole number of milliseconds up to {@link #MAX_SECONDS}. */

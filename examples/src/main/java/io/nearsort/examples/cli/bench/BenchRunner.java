@@ -23,7 +23,7 @@ import java.util.function.LongSupplier;
 public final class BenchRunner {
     private static final long MISSING = -1;
     /** Warm-up runs per structure and workload at most, however short they are. */
-    static final int MAX_WARMUP_RUNS = 200;
+    public static final int MAX_WARMUP_RUNS = 200;
 
     private final BenchPlan plan;
     private final Runnable onRun;
