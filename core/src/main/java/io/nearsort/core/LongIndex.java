@@ -99,6 +99,28 @@ public interface LongIndex extends AutoCloseable {
     boolean containsKey(long key);
 
     /**
+     * Looks up a batch: {@code values[i] = getOrDefault(keys[i], defaultValue)} for {@code from <= i < to}, as
+     * the same sequence of {@link #getOrDefault} calls would (in the manner of RocksDB's {@code MultiGet}).
+     * Structures whose point reads pay for a guard (the SA trees built for other threads than one) override it
+     * to pay once per chunk of keys rather than once per key, which also lets the processor overlap the keys'
+     * cache misses; each override says what it guarantees about the batch as a whole.
+     * @param keys the keys to look up; only {@code keys[from, to)} is read
+     * @param values receives the results, index for index with {@code keys}; only {@code values[from, to)} is
+     *               written (it may be {@code keys} itself)
+     * @param from the first index of the batch, inclusive, {@code >= 0}
+     * @param to the end of the batch, exclusive, from {@code from} to the length of the shorter array
+     * @param defaultValue what to write for a key that is absent; any long
+     * @throws IndexOutOfBoundsException if {@code [from, to)} is not within both arrays
+     */
+    default void getAll(final long[] keys, final long[] values, final int from, final int to,
+                        final long defaultValue) {
+        checkRange("getAll", keys, values, from, to);
+        for (int i = from; i < to; i++) {
+            values[i] = getOrDefault(keys[i], defaultValue);
+        }
+    }
+
+    /**
      * Removes {@code key} if present.
      *
      * @param key the key to remove; any long, absent keys included

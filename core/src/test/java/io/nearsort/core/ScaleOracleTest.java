@@ -55,7 +55,7 @@ class ScaleOracleTest {
         final LongIndex index = structure.get();
         try (index) {
             final long[] checks = {0};
-            new LongIndexOracle(22, pattern).checksEvery(CHECKS_EVERY).sizeCheckEvery(1_000)
+            new LongIndexOracle(22, pattern).checksEvery(CHECKS_EVERY).sizeCheckEvery(1_000).batchLookupsEvery(10_007)
                     .rangeSpans(SHORT_SPAN, LONG_SPAN_ONE_IN, OPEN_ENDED_EVERY)
                     .run(index, operations, () -> System.out.printf("scale: %s: content check %d (%,d entries) at"
                             + " %.0f s%n", name, ++checks[0], index.size(), (System.nanoTime() - start) / 1e9));

@@ -55,15 +55,15 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *   the new size with an ordered store, and readers read only the entries below the size they loaded (see
  *   {@link SwareBuffer}'s "Publication"). Point reads ({@link #getOrDefault}, {@link #containsKey}) take no lock
  *   either: each marks a slot of its thread's own ({@code ReadIndicator}: a volatile store and a release store,
- *   no compare-and-set), and every holder of the exclusive lock first stops new marks and waits until no slot is
- *   marked, so a point read excludes reorganisations exactly as the shared lock does; while a writer holds the
- *   exclusive lock, point reads take the shared lock and wait for it. Scans, sizes and statistics take the
- *   shared lock. Writes that reorganise (a flush cycle, a delete, {@link #flush}) take the exclusive lock as in
- *   the default mode, but the writer sorts a full buffer for its flush cycle before it takes the lock, into
- *   buffers no reader reads ({@code SwareBuffer.sortAhead}), so that readers wait only for the cycle's install,
- *   detach and reset. Reads do not sort the buffer in place (the writer may be appending to it): a read that
- *   would set off query-driven sorting (§IV-C) asks the writer to do it at its next write, and a range read
- *   merges a private sorted copy of the unsorted entries in its range.
+ *   no compare-and-set; {@link #getAll} marks once per chunk of keys), and every holder of the exclusive lock
+ *   first stops new marks and waits until no slot is marked, so a point read excludes reorganisations exactly
+ *   as the shared lock does; while a writer holds the exclusive lock, point reads take the shared lock and wait
+ *   for it. Scans, sizes and statistics take the shared lock. Writes that reorganise (a flush cycle, a delete,
+ *   {@link #flush}) take the exclusive lock as in the default mode, but the writer sorts a full buffer for its
+ *   flush cycle before it takes the lock, into buffers no reader reads ({@code SwareBuffer.sortAhead}), so that
+ *   readers wait only for the cycle's install, detach and reset. Reads do not sort the buffer in place (the
+ *   writer may be appending to it): a read that would set off query-driven sorting (§IV-C) asks the writer to do
+ *   it at its next write, and a range read merges a private sorted copy of the unsorted entries in its range.
  *   Two threads found writing at once get a {@link ConcurrentModificationException} (a best-effort check, as
  *   {@code HashMap}'s: a race it misses may corrupt the buffer).</li>
  *   <li>{@link Concurrency#PINNED_WRITER}: as {@link Concurrency#SINGLE_WRITER}, with the writer pinned to the
@@ -129,6 +129,11 @@ public final class SortednessAwareIndex implements LongIndex {
     private static final int LOCK_SPINS = 100;
     /** Spins of a scan waiting for a sorted batch's tree write before it queues ({@link #awaitWholeTree}). */
     private static final int TREE_READ_SPINS = 300;
+    /**
+     * Keys a {@link #getAll} looks up per guard: enough that the guard's cost (one mark or lock, ~50-100 ns) is
+     * spread thin, few enough that a writer waiting for the chunk waits microseconds.
+     */
+    private static final int GET_ALL_CHUNK = 64;
     /** Entries a {@link #putAll} writes per exclusive lock. */
     private static final int PUT_ALL_CHUNK = 4096;
     /** Buffer capacities of a sorted run {@link #flushRunPastBuffer} sends to the tree per exclusive lock. */
@@ -1019,6 +1024,64 @@ public final class SortednessAwareIndex implements LongIndex {
     @Override
     public boolean containsKey(final long key) {
         return pointRead(key, 0L, true) != 0L;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Runs {@link #getOrDefault}'s read for each key, guarded once per {@value #GET_ALL_CHUNK} keys: a reader of
+     * a single-writer index marks its slot once per chunk (a volatile store each time, which stops independent
+     * lookups from overlapping), a multi-writer index's reader takes the shared lock once per chunk, and both
+     * read the buffer's size once per chunk. Each lookup sees every write that completed before the call (the
+     * calling thread's own included), as {@link #getOrDefault} would; a write that runs during the call may be
+     * seen by some of the batch's lookups and not by others: the batch is not atomic. A reorganisation (a flush
+     * cycle's install, a delete) waits for the chunk being read, at most {@value #GET_ALL_CHUNK} lookups.
+     */
+    @Override
+    public void getAll(final long[] keys, final long[] values, final int from, final int to,
+                       final long defaultValue) {
+        LongIndex.checkRange("getAll", keys, values, from, to);
+        for (int start = from; start < to; start += GET_ALL_CHUNK) {
+            readChunk(keys, values, start, Math.min(to, start + GET_ALL_CHUNK), defaultValue);
+        }
+    }
+
+    /** One chunk of {@link #getAll} under one guard, taken as {@link #pointRead} takes it. */
+    private void readChunk(final long[] keys, final long[] values, final int from, final int to,
+                           final long defaultValue) {
+        if (!locking) {
+            findAll(keys, values, from, to, defaultValue, sizeForAloneRead(false), false, counters.reads());
+            return;
+        }
+        if (isOwnerThread()) {
+            findAll(keys, values, from, to, defaultValue, sizeForOwnerRead(), true, fastReads.mine().reads);
+            return;
+        }
+        if (fastReads != null) {
+            final ReadIndicator.Slot slot = fastReads.enter();
+            if (slot != null) {
+                try {
+                    findAll(keys, values, from, to, defaultValue, sizeForSharedRead(), false, slot.reads);
+                } finally {
+                    fastReads.exit(slot);
+                }
+                return;
+            }
+        }
+        final int n = lockForRead(false);
+        try {
+            findAll(keys, values, from, to, defaultValue, n, false, counters.reads());
+        } finally {
+            unlockForRead(false);
+        }
+    }
+
+    private void findAll(final long[] keys, final long[] values, final int from, final int to,
+                         final long defaultValue, final int n, final boolean ownerRead,
+                         final SwareCounters.Reads reads) {
+        for (int i = from; i < to; i++) {
+            values[i] = find(keys[i], defaultValue, false, n, ownerRead, reads);
+        }
     }
 
     /**

@@ -151,7 +151,7 @@ class BeTreeOracleTest {
         for (final KeyPattern pattern : KeyPattern.values()) {
             final BeTree tree = Indexes.beTree().pageSize(512).splitRatio(0.8).build();
             try (tree) {
-                new LongIndexOracle(31, pattern).sizeCheckEvery(1_009).run(tree, 10_000_000,
+                new LongIndexOracle(31, pattern).sizeCheckEvery(1_009).batchLookupsEvery(1_009).run(tree, 10_000_000,
                         () -> BeTreeValidator.check(tree));
             }
         }

@@ -80,7 +80,7 @@ class SaBeTreeOracleTest {
             final BeTree tree = Indexes.beTree().pageSize(512).splitRatio(0.8).build();
             try (SortednessAwareIndex index = Indexes.saBeTree().bufferCapacity(1_000)
                     .concurrency(Concurrency.SINGLE_WRITER).over(tree)) {
-                new LongIndexOracle(41, pattern).sizeCheckEvery(1_009).run(index, 10_000_000,
+                new LongIndexOracle(41, pattern).sizeCheckEvery(1_009).batchLookupsEvery(1_009).run(index, 10_000_000,
                         () -> BeTreeValidator.check(tree));
             }
             assertEquals(0, tree.bytesInUse(), "bytesInUse after close");

@@ -32,8 +32,8 @@ class SBTreeSlowTest {
             final SBTree tree = Indexes.sbTree().blockSize(c[0]).maxPerThreadBlocks(c[1]).searchTableBucketSize(c[2])
                     .build();
             try (tree) {
-                new LongIndexOracle(seed++, KeyPattern.valueOf(pattern)).sizeCheckEvery(1001).run(tree, 3_000_000,
-                        () -> SBTreeValidator.check(tree));
+                new LongIndexOracle(seed++, KeyPattern.valueOf(pattern)).sizeCheckEvery(1001).batchLookupsEvery(1_009)
+                        .run(tree, 3_000_000, () -> SBTreeValidator.check(tree));
             }
             assertEquals(0, tree.bytesInUse());
         }

@@ -251,6 +251,10 @@ class SortednessAwareIndexOneWriterTest {
                 final long key = log.keys[to - 1];
                 check(log.plausible(key, index.getOrDefault(key, MISSING), to, to), "the writer reads its own write");
                 check(index.containsKey(key) == !log.removes[to - 1], "the writer finds its own write");
+                final long[] batch = {log.keys[from], key};
+                index.getAll(batch, batch, 0, 2, MISSING);
+                check(log.plausible(key, batch[1], to, to), "the writer's getAll reads its own write");
+                check(log.plausible(log.keys[from], batch[0], to, to), "the writer's getAll reads its step's first");
             }
             from = to;
         }
@@ -289,6 +293,8 @@ class SortednessAwareIndexOneWriterTest {
                             "scan [" + lo + ", " + hi + "] gave " + k + " -> " + got + ", no state of ops [" + before
                                     + ", " + after + "]");
                 }
+            } else if (dice < 7) {
+                readBatch(index, log, random, before);
             } else {
                 final long got = index.getOrDefault(key, MISSING);
                 final int after = started;
@@ -296,6 +302,30 @@ class SortednessAwareIndexOneWriterTest {
                         "get(" + key + ") = " + got + " is no state of ops [" + before + ", " + after + "]");
             }
             reads++;
+        }
+    }
+
+    /**
+     * A {@link SortednessAwareIndex#getAll} batch of up to 200 keys (over three of its chunks), recent and older
+     * ones: each key's result must be a state of the log between the batch's {@code before} and the
+     * {@code started} read after it.
+     */
+    private void readBatch(final SortednessAwareIndex index, final Log log, final SplittableRandom random,
+                           final int before) {
+        final long[] keys = new long[1 + random.nextInt(200)];
+        for (int i = 0; i < keys.length; i++) {
+            final int op = random.nextInt(4) == 0 ? random.nextInt(OPERATIONS)
+                    : Math.max(0, Math.min(OPERATIONS - 1, before - random.nextInt(2_000)));
+            keys[i] = log.keys[op] + (random.nextInt(5) == 0 ? 1 : 0);
+        }
+        final long[] values = new long[keys.length];
+        index.getAll(keys, values, 0, keys.length, MISSING);
+        final int after = started;
+        for (int i = 0; i < keys.length; i++) {
+            if (!log.plausible(keys[i], values[i], before, after)) {
+                check(false, "getAll: key #" + i + " of " + keys.length + ", " + keys[i] + " -> " + values[i]
+                        + ", is no state of ops [" + before + ", " + after + "]");
+            }
         }
     }
 }

@@ -26,6 +26,7 @@ public final class ClosedTrees {
         assertThrows(IllegalStateException.class, () -> tree.put(1, 1));
         assertThrows(IllegalStateException.class, () -> tree.getOrDefault(1, 1));
         assertThrows(IllegalStateException.class, () -> tree.containsKey(1));
+        assertThrows(IllegalStateException.class, () -> tree.getAll(new long[1], new long[1], 0, 1, 0));
         assertThrows(IllegalStateException.class, () -> tree.remove(1));
         assertThrows(IllegalStateException.class, () -> tree.forEachInRange(1, 2, (k, v) -> { }));
         assertThrows(IllegalStateException.class, tree::size);

@@ -32,7 +32,18 @@ public final class LongIndexOracle {
         DESCENDING
     }
 
+    /** The longest {@link LongIndex#getAll} batch checked: over two of the SA index's 64-key chunks. */
+    private static final int MAX_BATCH = 150;
+
     private final SplittableRandom random;
+    /**
+     * Draws the {@link LongIndex#getAll} batches, apart from {@link #random} so that the operation sequence of a
+     * seed stays what it was before the batches were added.
+     */
+    private final SplittableRandom batchRandom;
+    /** The keys of the last operations, for the batches to look up. */
+    private final long[] recentKeys = new long[256];
+    private long batchEvery = 127;
     private final KeyPattern pattern;
     private final TreeMap<Long, Long> oracle = new TreeMap<>();
     private long counter;
@@ -46,6 +57,7 @@ public final class LongIndexOracle {
 
     public LongIndexOracle(final long seed, final KeyPattern pattern) {
         this.random = new SplittableRandom(seed);
+        this.batchRandom = new SplittableRandom(~seed);
         this.pattern = pattern;
         this.counter = pattern == KeyPattern.DESCENDING ? 1L << 40 : -(1L << 40);
     }
@@ -128,6 +140,15 @@ public final class LongIndexOracle {
         return this;
     }
 
+    /**
+     * Checks a {@link LongIndex#getAll} batch every {@code n} operations (default 127; {@link Long#MAX_VALUE} for
+     * none). The batches draw from a random sequence of their own, so they leave the operations as they were.
+     */
+    public LongIndexOracle batchLookupsEvery(final long n) {
+        this.batchEvery = n;
+        return this;
+    }
+
     /** Compares {@code size()} only every {@code n} operations (for indexes whose exact size is costly). */
     public LongIndexOracle sizeCheckEvery(final long n) {
         this.sizeCheckEvery = n;
@@ -187,6 +208,46 @@ public final class LongIndexOracle {
         }
         if (op % sizeCheckEvery == 0 && oracle.size() != index.size()) {
             fail("size " + index.size() + " != " + oracle.size() + " at op " + op);
+        }
+        recentKeys[op & (recentKeys.length - 1)] = key;
+        if (op % batchEvery == batchEvery - 1) {
+            checkGetAll(index, op);
+        }
+    }
+
+    /**
+     * One {@link LongIndex#getAll} batch of up to {@value #MAX_BATCH} keys (recent keys, present or removed, their
+     * neighbours, edge keys and random ones, repeats included) at a random offset in arrays a little longer than
+     * the batch, sometimes looked up in place ({@code values == keys}); entries outside the batch must stay as
+     * they were.
+     */
+    private void checkGetAll(final LongIndex index, final int op) {
+        final int length = batchRandom.nextInt(MAX_BATCH + 1);
+        final int from = batchRandom.nextInt(3);
+        final long[] keys = new long[from + length + batchRandom.nextInt(3)];
+        for (int i = 0; i < keys.length; i++) {
+            final int dice = batchRandom.nextInt(10);
+            final long recent = recentKeys[batchRandom.nextInt(recentKeys.length)];
+            keys[i] = dice < 6 ? recent : dice < 8 ? recent + 1 : dice < 9 ? EDGE_KEYS[batchRandom.nextInt(
+                    EDGE_KEYS.length)] : batchRandom.nextLong();
+        }
+        final long[] asked = keys.clone();
+        final boolean inPlace = batchRandom.nextInt(8) == 0;
+        final long[] values = inPlace ? keys : new long[keys.length];
+        if (!inPlace) {
+            Arrays.setAll(values, i -> ~asked[i]);
+        }
+        final long defaultValue = batchRandom.nextLong();
+        index.getAll(keys, values, from, from + length, defaultValue);
+        for (int i = 0; i < values.length; i++) {
+            final Long value = oracle.get(asked[i]);
+            final long expected = i < from || i >= from + length ? (inPlace ? asked[i] : ~asked[i])
+                    : value == null ? defaultValue : value;
+            if (values[i] != expected) {
+                fail("getAll(keys[" + keys.length + "], " + from + ", " + (from + length) + ") gave values[" + i
+                        + "] = " + values[i] + " for key " + asked[i] + ", expected " + expected + " at op " + op
+                        + (inPlace ? " (in place)" : ""));
+            }
         }
     }
 
