@@ -23,8 +23,10 @@ import java.util.concurrent.TimeUnit;
  * Uniformly random point lookups of present keys after ingesting n generated keys; nanoseconds per lookup.
  * {@code lookup} issues independent lookups, so the processor overlaps the cache misses of consecutive ones
  * (throughput); {@code lookupLatency} picks each probe from the previous lookup's value, so every lookup waits
- * for the one before (latency, what SWARE §V reports per query). The keys are written one {@code put} per record,
- * which leaves the SA B+-tree's buffer full when n is a multiple of 100.
+ * for the one before (latency, what SWARE §V reports per query); {@code lookupBatch} looks the same probes up in
+ * batches of {@value #BATCH} ({@code LongIndex.getAll}; the JDK maps and fastutil key by key), as a Kafka Connect
+ * task could for the records of one {@code put}. The keys are written one {@code put} per record, which leaves the
+ * SA B+-tree's buffer full when n is a multiple of 100.
  *
  * <pre>
  * mvn -q -B package -DskipTests
@@ -41,6 +43,8 @@ import java.util.concurrent.TimeUnit;
     "-Xms8g", "-Xmx8g"})
 public class PointLookupBenchmark {
     private static final int PROBES = 1 << 16;
+    /** Keys per {@link #lookupBatch} call: Kafka Connect's default {@code max.poll.records}. */
+    static final int BATCH = 500;
 
     @Param({"10000000"})
     int n;
@@ -53,6 +57,7 @@ public class PointLookupBenchmark {
 
     private BenchTarget target;
     private long[] probes;
+    private final long[] values = new long[PROBES];
 
     @Setup(Level.Trial)
     public void ingest() {
@@ -90,6 +95,19 @@ public class PointLookupBenchmark {
         long sum = 0;
         for (final long probe : probes) {
             sum += target.get(probe, -1L);
+        }
+        return sum;
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(PROBES)
+    public long lookupBatch() {
+        for (int from = 0; from < PROBES; from += BATCH) {
+            target.getAll(probes, values, from, Math.min(PROBES, from + BATCH), -1L);
+        }
+        long sum = 0;
+        for (final long value : values) {
+            sum += value;
         }
         return sum;
     }

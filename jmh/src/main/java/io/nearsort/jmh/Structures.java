@@ -91,6 +91,18 @@ final class Structures {
             }
         }
 
+        /** One read lock for the batch, as a caller holding the map's lock would look a batch up. */
+        @Override
+        public void getAll(final long[] keys, final long[] values, final int from, final int to,
+                           final long missing) {
+            lock.readLock().lock();
+            try {
+                delegate.getAll(keys, values, from, to, missing);
+            } finally {
+                lock.readLock().unlock();
+            }
+        }
+
         @Override
         public void scan(final long lo, final long hi, final long[] result) {
             lock.readLock().lock();

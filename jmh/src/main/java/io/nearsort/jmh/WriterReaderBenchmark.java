@@ -25,10 +25,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * One writer and one reader thread on one index, as a sink task shares its index with query threads: the writer
  * streams the workload ({@code put} per record, or {@code putAll} per {@code batch} records) while the reader
- * looks up random keys already written ({@code lookups} group) or scans 64 keys from one ({@code scans} group).
- * JMH reports each thread's throughput: {@code write*} in calls per microsecond (records when {@code batch} is 1,
- * batches of {@code batch} records otherwise) and {@code lookup} or
- * {@code scan} in reads per microsecond. The writer replays the stream shifted above its largest key when it
+ * looks up random keys already written ({@code lookups} group), looks up {@value #LOOKUP_BATCH} of them per call
+ * with {@code getAll} ({@code batchLookups} group: a reader that batches, such as a join's probe side), or scans 64
+ * keys from one ({@code scans} group). JMH reports each thread's throughput: {@code write*} in calls per
+ * microsecond (records when {@code batch} is 1, batches of {@code batch} records otherwise), {@code lookup} or
+ * {@code scan} in reads per microsecond, and {@code lookupBatch} in batches per microsecond (times
+ * {@value #LOOKUP_BATCH} for lookups). The writer replays the stream shifted above its largest key when it
  * reaches the end, so the stream's sortedness holds for the whole iteration; every iteration starts from an
  * empty structure. Only structures that allow a read concurrent with a write are listed; the baseline B+-tree
  * takes part behind a read-write lock ({@link Structures#BPLUS_RWLOCK}).
@@ -47,6 +49,8 @@ import java.util.concurrent.TimeUnit;
     "-Xms8g", "-Xmx8g"})
 public class WriterReaderBenchmark {
     private static final int SCAN_LENGTH = 64;
+    /** Keys per {@code getAll} of the {@code batchLookups} group's reader. */
+    static final int LOOKUP_BATCH = 500;
     private static final VarHandle WRITTEN;
 
     static {
@@ -88,6 +92,8 @@ public class WriterReaderBenchmark {
     public static class Reader {
         final SplittableRandom random = new SplittableRandom(11);
         final long[] result = new long[2];
+        final long[] batchKeys = new long[LOOKUP_BATCH];
+        final long[] batchValues = new long[LOOKUP_BATCH];
     }
 
     @Setup(Level.Trial)
@@ -145,6 +151,36 @@ public class WriterReaderBenchmark {
             throw new IllegalStateException(structure + " lost key " + key + " after it was written");
         }
         return value;
+    }
+
+    @Benchmark
+    @Group("batchLookups")
+    @GroupThreads(1)
+    public void writeWhileLookingUpBatches() {
+        write();
+    }
+
+    @Benchmark
+    @Group("batchLookups")
+    @GroupThreads(1)
+    public long lookupBatch(final Reader reader) {
+        final int visible = (int) WRITTEN.getAcquire(this);
+        if (visible == 0) {
+            return 0;
+        }
+        for (int i = 0; i < LOOKUP_BATCH; i++) {
+            reader.batchKeys[i] = keys[reader.random.nextInt(visible)];
+        }
+        target.getAll(reader.batchKeys, reader.batchValues, 0, LOOKUP_BATCH, Long.MIN_VALUE);
+        long sum = 0;
+        for (int i = 0; i < LOOKUP_BATCH; i++) {
+            if (reader.batchValues[i] == Long.MIN_VALUE) {
+                throw new IllegalStateException(structure + " lost key " + reader.batchKeys[i]
+                        + " after it was written");
+            }
+            sum += reader.batchValues[i];
+        }
+        return sum;
     }
 
     @Benchmark

@@ -117,6 +117,12 @@ final class BenchCommand extends NearsortMain.Subcommand {
             description = "uniform random non-empty point lookups after the ingest")
     long lookups;
 
+    @Option(names = "--lookup-batch", paramLabel = "N", converter = Counts.class, defaultValue = "1",
+            description = "keys per lookup call: 1 = getOrDefault per key (default), N = getAll over batches of N "
+                    + "keys (the SA trees guard their reads once per 64 keys instead of once per key; the JDK maps "
+                    + "and fastutil look the keys up one by one)")
+    long lookupBatch;
+
     @Option(names = "--mix", paramLabel = "R:W", description = "a read:write mix (e.g. 50:50, 90:10) on a structure "
             + "preloaded with the first 80%% of the workload (written as --batch says): the remaining 20%% of the writes, "
             + "one put each, interleaved with reads")
@@ -169,6 +175,9 @@ final class BenchCommand extends NearsortMain.Subcommand {
                 workloads.size(), workloads.get(0).keys().length, structureList(plan), plan.repeat(),
                 ResultTable.warmupPhrase(plan.warmupNanos()));
         out.printf(Locale.ROOT, "ingest: %s (--batch %s)%n", plan.ingestMode(), plan.batchName());
+        if (plan.lookupBatch() > 1) {
+            out.printf(Locale.ROOT, "lookups: %s (--lookup-batch %d)%n", plan.lookupMode(), plan.lookupBatch());
+        }
         if (!Double.isNaN(plan.flushFraction())) {
             out.printf(Locale.ROOT, "SWARE flush fraction: %s (--flush-fraction; the paper's default is 0.5)%n",
                     plan.flushFraction());
@@ -227,6 +236,10 @@ final class BenchCommand extends NearsortMain.Subcommand {
         }
         checkRange("--repeat", repeat, 1, 1000);
         checkRange("--lookups", lookups, 0, Integer.MAX_VALUE - 8);
+        checkRange("--lookup-batch", lookupBatch, 1, Integer.MAX_VALUE - 8);
+        if (lookupBatch > 1 && lookups == 0) {
+            throw badArgument("--lookup-batch sizes the lookups' calls; there are no --lookups");
+        }
         checkRange("--scans", scans, 0, Integer.MAX_VALUE - 8);
         checkRange("--scan-length", scanLength, 1, Integer.MAX_VALUE - 8);
         if (binary && int32) {
@@ -273,7 +286,8 @@ final class BenchCommand extends NearsortMain.Subcommand {
         }
         final BenchPlan plan = new BenchPlan(chosen, base, repeat, warmup.nanos(this), (int) lookups, ratio[0],
                 ratio[1], (int) scans, (int) scanLength, verify, bufferPercent, (int) bufferEntries,
-                flushFraction == null ? Double.NaN : flushFraction, pageSize, workload.seed, batchSize());
+                flushFraction == null ? Double.NaN : flushFraction, pageSize, workload.seed, batchSize(),
+                (int) lookupBatch);
         if (grid) {
             chartStructure(plan); // fails now rather than after the runs
             for (final double k : gridK()) {
@@ -376,7 +390,7 @@ final class BenchCommand extends NearsortMain.Subcommand {
             Files.createDirectories(parent);
         }
         try (Writer writer = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
-            CsvReport.write(results, plan.baseline(), plan.batchName(), plan.pageSize(), writer);
+            CsvReport.write(results, plan.baseline(), plan.batchName(), plan.pageSize(), plan.lookupBatch(), writer);
         }
     }
 

@@ -142,7 +142,7 @@ final class DemoCommand extends NearsortMain.Subcommand {
                                          final List<BenchStructure> structures, final int batch, final int lookups,
                                          final long warmupNanos, final String title) {
         final BenchPlan plan = new BenchPlan(structures, BenchStructure.BPLUS, repeat, warmupNanos, lookups, 0, 0, 0,
-                1, true, 1.0, 0, Double.NaN, PageArena.DEFAULT_PAGE_SIZE, seed, batch);
+                1, true, 1.0, 0, Double.NaN, PageArena.DEFAULT_PAGE_SIZE, seed, batch, 1);
         out.println(title);
         final List<WorkloadResult> results = new ArrayList<>();
         try (Progress progress = Progress.start(io(), "demo", (long) workloads.size() * (1 + repeat)

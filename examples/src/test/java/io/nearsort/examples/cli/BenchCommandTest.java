@@ -64,7 +64,8 @@ class BenchCommandTest {
         assertEquals(1 + 5 * 4, lines.size());
         for (final String line : lines.subList(1, lines.size())) {
             final String[] cells = line.split(",", -1);
-            assertEquals(21, cells.length, line);
+            assertEquals(22, cells.length, line);
+            assertEquals("1", cells[21], "one getOrDefault per key by default: " + line);
             assertEquals("20000", cells[4]);
             assertEquals("1", cells[5]);
             assertTrue(Long.parseLong(cells[10]) > 0, line);
@@ -118,6 +119,33 @@ class BenchCommandTest {
                         Arrays.asList(cells).subList(0, 6), row);
             }
         }
+    }
+
+    /**
+     * {@code --lookup-batch} looks the keys up with {@code getAll} (every structure: the nearsort indexes' own, the
+     * JDK maps' key by key), says so in the header and the CSV, and every result still verifies; batches that do
+     * not divide the lookups leave a shorter last one.
+     */
+    @Test
+    void lookupBatchesArePrintedAndVerified() throws IOException {
+        final Path csv = dir.resolve("lookup-batch.csv");
+        final Cli cli = Cli.run("bench", "-n", "20k", "--late", "0.5", "--repeat", "1", "--warmup", "0", "-s",
+                "bplus,sa-bplus,sa-bplus-sw,sa-bplus-pin,sa-bplus-st,sbtree,betree,sa-betree-sw,treemap,skiplist",
+                "--lookups", "5k", "--lookup-batch", "300", "--verify", "--buffer", "300", "--csv", csv.toString());
+        assertEquals(0, cli.exitCode, cli.toString());
+        assertTrue(cli.out.contains("lookups: getAll batches of 300 keys (--lookup-batch 300)"), cli.out);
+        assertTrue(cli.out.contains("verify: " + String.format(java.util.Locale.ROOT, "%,d", 10 * 5_000)
+                + " reads and scans matched"), cli.out);
+        final List<String> rows = Files.readAllLines(csv);
+        assertEquals(1 + 10 * 2, rows.size(), rows.toString());
+        assertTrue(rows.get(0).endsWith(",lookup_batch"), rows.get(0));
+        for (final String row : rows.subList(1, rows.size())) {
+            assertTrue(row.endsWith(",300"), row);
+        }
+        final Cli perKey = Cli.run("bench", "-n", "2k", "--repeat", "1", "--warmup", "0", "-s", "bplus", "--lookups",
+                "1k");
+        assertEquals(0, perKey.exitCode, perKey.toString());
+        assertTrue(!perKey.out.contains("lookups: getAll"), perKey.out);
     }
 
     @Test
@@ -227,6 +255,9 @@ class BenchCommandTest {
         assertBad("--page-size must be a power of two from 512 to 1048576 (got: 2097152)", "bench", "--page-size",
                 "2097152");
         assertBad("--repeat must be in [1, 1,000] (got: 0)", "bench", "--repeat", "0");
+        assertBad("--lookup-batch must be in [1, 2,147,483,639] (got: 0)", "bench", "--lookups", "1k",
+                "--lookup-batch", "0");
+        assertBad("--lookup-batch sizes the lookups' calls; there are no --lookups", "bench", "--lookup-batch", "500");
         for (final String[] bad : new String[][] {{"-1", "-1.0"}, {"NaN", "NaN"}, {"1e400", "Infinity"},
             {"3601", "3601.0"}, {"0.0004", "4.0E-4"}}) {
             assertBad("--warmup must be 0 or a number of seconds in [0.001, 3600] (got: " + bad[1] + ")", "bench",

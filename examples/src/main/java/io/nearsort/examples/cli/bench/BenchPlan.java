@@ -27,11 +27,13 @@ import java.util.List;
  * @param batch         records per write call of the ingest: 1 is one {@code put} per record, N is
  *                      {@code putAll} over slices of N, {@link #BULK_LOAD} is one {@code putAll} over the whole
  *                      workload; the untimed preload of the read:write mix is written the same way
+ * @param lookupBatch   keys per lookup call after the ingest: 1 is one {@code getOrDefault} per key, N is
+ *                      {@code getAll} over slices of N keys
  */
 public record BenchPlan(List<BenchStructure> structures, BenchStructure baseline, int repeat, long warmupNanos,
                         int lookups, int mixReads, int mixWrites, int scans, int scanLength, boolean verify,
                         double bufferPercent, int bufferEntries, double flushFraction, int pageSize, long seed,
-                        int batch) {
+                        int batch, int lookupBatch) {
     /** {@code batch} for one {@code putAll} over the whole workload. */
     public static final int BULK_LOAD = Integer.MAX_VALUE;
     /** Share of the workload loaded before the read:write mix starts (SWARE §V: reads interleave after 80%). */
@@ -44,6 +46,9 @@ public record BenchPlan(List<BenchStructure> structures, BenchStructure baseline
         }
         if (batch < 1) {
             throw new IllegalArgumentException("batch must be >= 1 (got: " + batch + ")");
+        }
+        if (lookupBatch < 1) {
+            throw new IllegalArgumentException("lookupBatch must be >= 1 (got: " + lookupBatch + ")");
         }
         if (!Double.isNaN(flushFraction) && !(flushFraction > 0 && flushFraction <= 1)) {
             throw new IllegalArgumentException("flushFraction must be in (0, 1] or NaN (got: " + flushFraction + ")");
@@ -61,6 +66,12 @@ public record BenchPlan(List<BenchStructure> structures, BenchStructure baseline
         }
         return batch == BULK_LOAD ? "bulk load (one putAll over the whole array)"
                 : String.format(java.util.Locale.ROOT, "putAll batches of %,d", batch);
+    }
+
+    /** How the lookups look keys up, for headers: {@code getOrDefault per key} or {@code getAll batches of N}. */
+    public String lookupMode() {
+        return lookupBatch == 1 ? "getOrDefault per key"
+                : String.format(java.util.Locale.ROOT, "getAll batches of %,d keys", lookupBatch);
     }
 
     /** The {@code --batch} value: {@code 1}, N or {@code all}. */

@@ -98,6 +98,20 @@ public final class BenchRunner {
         }
     }
 
+    /** The lookup phase: one {@code get} per key, or {@code getAll} over slices of the plan's lookup batch. */
+    private void lookUp(final BenchTarget target, final long[] keys, final long[] found) {
+        final int batch = plan.lookupBatch();
+        if (batch == 1) {
+            for (int i = 0; i < found.length; i++) {
+                found[i] = target.get(keys[i], MISSING);
+            }
+            return;
+        }
+        for (int from = 0; from < found.length; from += batch) {
+            target.getAll(keys, found, from, (int) Math.min(found.length, (long) from + batch), MISSING);
+        }
+    }
+
     /** The structure that runs {@code i}-th in {@code round}: the order reverses from one round to the next. */
     private static int alternate(final int round, final int i, final int count) {
         return round % 2 == 0 ? i : count - 1 - i;
@@ -119,9 +133,7 @@ public final class BenchRunner {
             if (ops.lookupKeys.length > 0) {
                 final long[] found = new long[ops.lookupKeys.length];
                 start = System.nanoTime();
-                for (int i = 0; i < found.length; i++) {
-                    found[i] = target.get(ops.lookupKeys[i], MISSING);
-                }
+                lookUp(target, ops.lookupKeys, found);
                 result.record(Phase.LOOKUP, found.length, System.nanoTime() - start);
                 if (plan.verify()) {
                     verifyLookups(who, ops.lookupKeys, found, reference);

@@ -44,6 +44,16 @@ public interface BenchTarget extends AutoCloseable {
     long get(long key, long missing);
 
     /**
+     * A batch of lookups: {@code values[i] = get(keys[i], missing)} for i in [from, to). Nearsort indexes run
+     * {@link io.nearsort.core.LongIndex#getAll}; the JDK references look the keys up one by one.
+     */
+    default void getAll(final long[] keys, final long[] values, final int from, final int to, final long missing) {
+        for (int i = from; i < to; i++) {
+            values[i] = get(keys[i], missing);
+        }
+    }
+
+    /**
      * Visits the entries with keys in [lo, hi] in key order; {@code result[0]} receives the count and
      * {@code result[1]} the sum of the values.
      */

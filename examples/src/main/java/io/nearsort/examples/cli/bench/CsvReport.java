@@ -11,7 +11,7 @@ import java.util.Locale;
 public final class CsvReport {
     static final String HEADER = "workload,k_percent,l_percent,scrambled,n,batch,structure,phase,operations,timed_runs,"
             + "median_ns,ops_per_second,speedup,bulk_loaded,top_inserts,tail_leaf_inserts,average_leaf_fill,"
-            + "bytes_in_use,page_size,warmup_runs,warmup_ms";
+            + "bytes_in_use,page_size,warmup_runs,warmup_ms,lookup_batch";
 
     private CsvReport() {
     }
@@ -19,9 +19,10 @@ public final class CsvReport {
     /**
      * @param batch    the {@code --batch} value the ingest used ({@link BenchPlan#batchName()})
      * @param pageSize the bytes of the trees' nodes ({@link BenchPlan#pageSize()})
+     * @param lookupBatch keys per lookup call ({@link BenchPlan#lookupBatch()})
      */
     public static void write(final List<WorkloadResult> workloads, final BenchStructure baseline, final String batch,
-                             final int pageSize, final Writer out) throws IOException {
+                             final int pageSize, final int lookupBatch, final Writer out) throws IOException {
         out.write(HEADER);
         out.write('\n');
         for (final WorkloadResult workload : workloads) {
@@ -45,7 +46,8 @@ public final class CsvReport {
                             stats == null ? "" : Long.toString(stats.bytesInUse()),
                             stats == null ? "" : Integer.toString(pageSize),
                             Integer.toString(result.warmupRuns()),
-                            String.format(Locale.ROOT, "%.1f", result.warmupNanos() / 1e6)));
+                            String.format(Locale.ROOT, "%.1f", result.warmupNanos() / 1e6),
+                            Integer.toString(lookupBatch)));
                     out.write('\n');
                 }
             }

@@ -49,6 +49,11 @@ final class IndexTarget implements BenchTarget {
     }
 
     @Override
+    public void getAll(final long[] keys, final long[] values, final int from, final int to, final long missing) {
+        index.getAll(keys, values, from, to, missing);
+    }
+
+    @Override
     public void scan(final long lo, final long hi, final long[] result) {
         result[1] = 0;
         result[0] = index.forEachInRange(lo, hi, (key, value) -> result[1] += value);

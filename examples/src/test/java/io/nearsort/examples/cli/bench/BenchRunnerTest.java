@@ -22,7 +22,7 @@ class BenchRunnerTest {
 
     private static BenchPlan plan(final long warmupNanos) {
         return new BenchPlan(STRUCTURES, BenchStructure.BPLUS, REPEAT, warmupNanos, LOOKUPS, 0, 0, 0, 1, true, 1.0, 0,
-                Double.NaN, PageArena.DEFAULT_PAGE_SIZE, 7, 1);
+                Double.NaN, PageArena.DEFAULT_PAGE_SIZE, 7, 1, 1);
     }
 
     /** A clock that moves {@code step} nanoseconds each time it is read: every warm-up run then takes exactly that. */
