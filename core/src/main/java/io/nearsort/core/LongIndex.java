@@ -101,9 +101,9 @@ public interface LongIndex extends AutoCloseable {
     /**
      * Looks up a batch: {@code values[i] = getOrDefault(keys[i], defaultValue)} for {@code from <= i < to}, as
      * the same sequence of {@link #getOrDefault} calls would (in the manner of RocksDB's {@code MultiGet}).
-     * Structures whose point reads pay for a guard (the SA trees built for other threads than one) override it
-     * to pay once per chunk of keys rather than once per key, which also lets the processor overlap the keys'
-     * cache misses; each override says what it guarantees about the batch as a whole.
+     * The SA trees override it to take their read guard (a read indicator's mark or a shared lock) once per chunk
+     * of keys rather than once per key, which also lets the processor overlap more of the keys' cache misses;
+     * each override says what it guarantees about the batch as a whole.
      * @param keys the keys to look up; only {@code keys[from, to)} is read
      * @param values receives the results, index for index with {@code keys}; only {@code values[from, to)} is
      *               written (it may be {@code keys} itself)

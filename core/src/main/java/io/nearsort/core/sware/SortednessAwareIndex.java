@@ -131,7 +131,8 @@ public final class SortednessAwareIndex implements LongIndex {
     private static final int TREE_READ_SPINS = 300;
     /**
      * Keys a {@link #getAll} looks up per guard: enough that the guard's cost (one mark or lock, ~50-100 ns) is
-     * spread thin, few enough that a writer waiting for the chunk waits microseconds.
+     * spread thin, few enough that a writer waiting for the chunk waits tens of microseconds (64 lookups of
+     * 0.4-1.7 µs each on the AMD VM of docs/benchmarks.md, alone and beside a writer).
      */
     private static final int GET_ALL_CHUNK = 64;
     /** Entries a {@link #putAll} writes per exclusive lock. */
@@ -1029,10 +1030,13 @@ public final class SortednessAwareIndex implements LongIndex {
     /**
      * {@inheritDoc}
      *
-     * <p>Runs {@link #getOrDefault}'s read for each key, guarded once per {@value #GET_ALL_CHUNK} keys: a reader of
-     * a single-writer index marks its slot once per chunk (a volatile store each time, which stops independent
-     * lookups from overlapping), a multi-writer index's reader takes the shared lock once per chunk, and both
-     * read the buffer's size once per chunk. Each lookup sees every write that completed before the call (the
+     * <p>Runs {@link #getOrDefault}'s read for each key, guarded once per {@value #GET_ALL_CHUNK} keys as that read
+     * is guarded once per key: a reader of a single-writer index marks its slot once per chunk (a volatile store
+     * each time, which stops independent lookups from overlapping), or takes the shared lock while a writer holds
+     * the exclusive one; a multi-writer index's reader takes the shared lock once per chunk. Each guarded chunk
+     * reads the buffer's size once. A {@link Concurrency#SINGLE_THREAD} index and a
+     * {@link Concurrency#PINNED_WRITER} index's owner, whose point reads take no guard, look the keys up one
+     * {@link #getOrDefault} at a time. Each lookup sees every write that completed before the call (the
      * calling thread's own included), as {@link #getOrDefault} would; a write that runs during the call may be
      * seen by some of the batch's lookups and not by others: the batch is not atomic. A reorganisation (a flush
      * cycle's install, a delete) waits for the chunk being read, at most {@value #GET_ALL_CHUNK} lookups.
@@ -1041,27 +1045,31 @@ public final class SortednessAwareIndex implements LongIndex {
     public void getAll(final long[] keys, final long[] values, final int from, final int to,
                        final long defaultValue) {
         LongIndex.checkRange("getAll", keys, values, from, to);
-        for (int start = from; start < to; start += GET_ALL_CHUNK) {
-            readChunk(keys, values, start, Math.min(to, start + GET_ALL_CHUNK), defaultValue);
+        for (int start = from, end; start < to; start = end) {
+            end = (int) Math.min(to, (long) start + GET_ALL_CHUNK);
+            readChunk(keys, values, start, end, defaultValue);
         }
     }
 
-    /** One chunk of {@link #getAll} under one guard, taken as {@link #pointRead} takes it. */
+    /**
+     * One chunk of {@link #getAll} under one guard, taken as {@link #pointRead} takes it. Reads that take no guard
+     * (a single-thread index's, the pinned owner's) run {@link #pointRead} key by key: the chunk's loop over
+     * {@link #find} measured slower for them (JMH, 10M keys, single thread: 305 against 255 ns a key; key by key
+     * 227 against 223; docs/benchmarks.md, "twenty-third session").
+     */
     private void readChunk(final long[] keys, final long[] values, final int from, final int to,
                            final long defaultValue) {
-        if (!locking) {
-            findAll(keys, values, from, to, defaultValue, sizeForAloneRead(false), false, counters.reads());
-            return;
-        }
-        if (isOwnerThread()) {
-            findAll(keys, values, from, to, defaultValue, sizeForOwnerRead(), true, fastReads.mine().reads);
+        if (!locking || isOwnerThread()) {
+            for (int i = from; i < to; i++) {
+                values[i] = pointRead(keys[i], defaultValue, false);
+            }
             return;
         }
         if (fastReads != null) {
             final ReadIndicator.Slot slot = fastReads.enter();
             if (slot != null) {
                 try {
-                    findAll(keys, values, from, to, defaultValue, sizeForSharedRead(), false, slot.reads);
+                    findAll(keys, values, from, to, defaultValue, sizeForSharedRead(), slot.reads);
                 } finally {
                     fastReads.exit(slot);
                 }
@@ -1070,17 +1078,16 @@ public final class SortednessAwareIndex implements LongIndex {
         }
         final int n = lockForRead(false);
         try {
-            findAll(keys, values, from, to, defaultValue, n, false, counters.reads());
+            findAll(keys, values, from, to, defaultValue, n, counters.reads());
         } finally {
             unlockForRead(false);
         }
     }
 
     private void findAll(final long[] keys, final long[] values, final int from, final int to,
-                         final long defaultValue, final int n, final boolean ownerRead,
-                         final SwareCounters.Reads reads) {
+                         final long defaultValue, final int n, final SwareCounters.Reads reads) {
         for (int i = from; i < to; i++) {
-            values[i] = find(keys[i], defaultValue, false, n, ownerRead, reads);
+            values[i] = find(keys[i], defaultValue, false, n, false, reads);
         }
     }
 

@@ -306,7 +306,7 @@ class SortednessAwareIndexOneWriterTest {
     }
 
     /**
-     * A {@link SortednessAwareIndex#getAll} batch of up to 200 keys (over three of its chunks), recent and older
+     * A {@link SortednessAwareIndex#getAll} batch of up to 200 keys (up to four of its chunks), recent and older
      * ones: each key's result must be a state of the log between the batch's {@code before} and the
      * {@code started} read after it.
      */

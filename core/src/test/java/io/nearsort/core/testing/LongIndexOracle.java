@@ -32,7 +32,7 @@ public final class LongIndexOracle {
         DESCENDING
     }
 
-    /** The longest {@link LongIndex#getAll} batch checked: over two of the SA index's 64-key chunks. */
+    /** The longest {@link LongIndex#getAll} batch checked: three of the SA index's 64-key chunks. */
     private static final int MAX_BATCH = 150;
 
     private final SplittableRandom random;
@@ -145,6 +145,9 @@ public final class LongIndexOracle {
      * none). The batches draw from a random sequence of their own, so they leave the operations as they were.
      */
     public LongIndexOracle batchLookupsEvery(final long n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("batchLookupsEvery(" + n + "): at least 1");
+        }
         this.batchEvery = n;
         return this;
     }

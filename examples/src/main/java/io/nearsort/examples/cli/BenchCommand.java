@@ -120,7 +120,7 @@ final class BenchCommand extends NearsortMain.Subcommand {
     @Option(names = "--lookup-batch", paramLabel = "N", converter = Counts.class, defaultValue = "1",
             description = "keys per lookup call: 1 = getOrDefault per key (default), N = getAll over batches of N "
                     + "keys (the SA trees guard their reads once per 64 keys instead of once per key; the JDK maps "
-                    + "and fastutil look the keys up one by one)")
+                    + "look the keys up one by one)")
     long lookupBatch;
 
     @Option(names = "--mix", paramLabel = "R:W", description = "a read:write mix (e.g. 50:50, 90:10) on a structure "

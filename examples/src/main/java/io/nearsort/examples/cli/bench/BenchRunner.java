@@ -98,17 +98,21 @@ public final class BenchRunner {
         }
     }
 
-    /** The lookup phase: one {@code get} per key, or {@code getAll} over slices of the plan's lookup batch. */
-    private void lookUp(final BenchTarget target, final long[] keys, final long[] found) {
-        final int batch = plan.lookupBatch();
+    /**
+     * The lookup phase: {@code found[i]} gets the value of {@code keys[i]}, one {@code get} per key when
+     * {@code batch} is 1, otherwise one {@code getAll} per consecutive slice of {@code batch} keys (the last one
+     * shorter).
+     */
+    static void lookUp(final BenchTarget target, final long[] keys, final long[] found, final int batch) {
         if (batch == 1) {
             for (int i = 0; i < found.length; i++) {
                 found[i] = target.get(keys[i], MISSING);
             }
             return;
         }
-        for (int from = 0; from < found.length; from += batch) {
-            target.getAll(keys, found, from, (int) Math.min(found.length, (long) from + batch), MISSING);
+        for (int from = 0, to; from < found.length; from = to) {
+            to = (int) Math.min(found.length, (long) from + batch);
+            target.getAll(keys, found, from, to, MISSING);
         }
     }
 
@@ -133,7 +137,7 @@ public final class BenchRunner {
             if (ops.lookupKeys.length > 0) {
                 final long[] found = new long[ops.lookupKeys.length];
                 start = System.nanoTime();
-                lookUp(target, ops.lookupKeys, found);
+                lookUp(target, ops.lookupKeys, found, plan.lookupBatch());
                 result.record(Phase.LOOKUP, found.length, System.nanoTime() - start);
                 if (plan.verify()) {
                     verifyLookups(who, ops.lookupKeys, found, reference);
