@@ -25,6 +25,19 @@ import java.util.concurrent.locks.LockSupport;
  * {@link #restore} happens-before a read that finds the fast path open again. Reads do not nest on a thread:
  * {@link #enter} refuses (returns null) a thread already inside.
  *
+ * <p>Reads alone. Two tree writes run beside marked reads. A flush cycle's run on its way to the tree is set up
+ * under revocation, so a read knows of it before it looks at the tree ({@code SortednessAwareIndex.emitting}) and
+ * then reads the tree with its version checks. A sorted batch past the empty buffer
+ * ({@code SortednessAwareIndex.appendBatch}) gives no such warning, and the checks on every read were there for
+ * it alone: a read of a single writer's index paid them while no tree write ran at all. Now the writer
+ * {@link #announceTreeWrite announces} such a write and waits for the reads that read the tree
+ * {@link #readsAlone alone}, and a read asks before each tree read whether it still may. Dekker again: a read
+ * marks its slot {@code ALONE} at {@link #enter}, then reads {@link #treeWrite}; the writer sets
+ * {@link #treeWrite}, then waits while any slot is {@code ALONE}. A read that sees the announcement moves its
+ * slot to {@code BESIDE} (a release store, after every tree read it made alone) and reads with the checks from
+ * then on, so the writer waits for one lookup at most, not for a whole batch of lookups. The writer's
+ * {@link #endTreeWrite} (a volatile store after the tree write) happens-before a read that finds no announcement.
+ *
  * <p>Memory: a slot (about 150 bytes, padded) per thread that ever read through the indicator, found through a
  * {@link PerThread}; slots of threads that have ended are dropped when a new thread registers (the
  * {@link PerThread}'s table may hold on to an ended {@code Thread} object until another thread takes its entry).
@@ -42,6 +55,13 @@ final class ReadIndicator {
         }
     }
 
+    /** {@link Slot#inside}: no read of the slot's thread is inside. */
+    private static final int OUT = 0;
+    /** {@link Slot#inside}: a read is inside and may read the tree without its version checks. */
+    private static final int ALONE = 1;
+    /** {@link Slot#inside}: a read is inside and has seen {@link #treeWrite}: it reads the tree with the checks. */
+    private static final int BESIDE = 2;
+
     /** Spins a writer waits for the reads inside before it yields, then parks between looks. */
     private static final int SPINS = 1_000;
     private static final int YIELDS = 100;
@@ -51,6 +71,8 @@ final class ReadIndicator {
     /** Every live reader's slot; replaced under {@code this}, never changed in place. */
     private volatile Slot[] slots = new Slot[0];
     private volatile boolean revoked;
+    /** Whether a tree write runs beside marked reads ({@link #announceTreeWrite}); at most one at a time. */
+    private volatile boolean treeWrite;
 
     /**
      * Enters a read: returns the slot to pass to {@link #exit}, or null when a writer has revoked the fast path or
@@ -61,9 +83,9 @@ final class ReadIndicator {
         if (mine.inside != 0) {
             return null; // a read from inside this thread's read: the outer one leaves the slot
         }
-        INSIDE.setVolatile(mine, 1);
+        INSIDE.setVolatile(mine, ALONE);
         if (revoked) {
-            INSIDE.setRelease(mine, 0);
+            INSIDE.setRelease(mine, OUT);
             return null;
         }
         return mine;
@@ -74,9 +96,43 @@ final class ReadIndicator {
         return slot.get();
     }
 
+    /**
+     * Whether the read inside {@code mine} may read the tree now without its version checks, asked before each
+     * tree read: true until a tree write beside reads is announced, false for the rest of the read after that.
+     */
+    boolean readsAlone(final Slot mine) {
+        if ((int) INSIDE.get(mine) != ALONE) {
+            return false; // a plain load of the thread's own mark
+        }
+        if (treeWrite) {
+            INSIDE.setRelease(mine, BESIDE); // after every tree read this read made alone
+            return false;
+        }
+        return true;
+    }
+
     /** Leaves the read {@link #enter} let in. */
     void exit(final Slot mine) {
-        INSIDE.setRelease(mine, 0);
+        INSIDE.setRelease(mine, OUT);
+    }
+
+    /**
+     * Announces a tree write beside marked reads and waits until no read reads the tree {@link #readsAlone alone}:
+     * called by the writer, who alone writes the tree, before it changes anything such a read may read; the reads
+     * that go on beside the write read the tree with its version checks. {@link #endTreeWrite} ends it. A read
+     * that reads alone must not wait for anything the announcing writer holds (the tree's lock): it would never
+     * leave.
+     */
+    void announceTreeWrite() {
+        treeWrite = true;
+        for (final Slot s : slots) {
+            awaitRead(s, true);
+        }
+    }
+
+    /** Ends what {@link #announceTreeWrite} announced; called after the tree write, every change of it made. */
+    void endTreeWrite() {
+        treeWrite = false;
     }
 
     /**
@@ -86,16 +142,29 @@ final class ReadIndicator {
     void revoke() {
         revoked = true;
         for (final Slot s : slots) {
-            for (int waits = 0; (int) INSIDE.getVolatile(s) != 0; waits++) {
-                if (waits < SPINS) {
-                    Thread.onSpinWait();
-                } else if (waits < SPINS + YIELDS) {
-                    Thread.yield(); // a reader inside may have lost its processor
-                } else {
-                    LockSupport.parkNanos(10_000L);
-                }
+            awaitRead(s, false);
+        }
+    }
+
+    /**
+     * Waits until the read inside slot {@code s} has left, or with {@code aloneOnly} until it no longer reads the
+     * tree alone (it left, or it saw the announcement).
+     */
+    private static void awaitRead(final Slot s, final boolean aloneOnly) {
+        for (int waits = 0; waitsFor(s, aloneOnly); waits++) {
+            if (waits < SPINS) {
+                Thread.onSpinWait();
+            } else if (waits < SPINS + YIELDS) {
+                Thread.yield(); // a reader inside may have lost its processor
+            } else {
+                LockSupport.parkNanos(10_000L);
             }
         }
+    }
+
+    private static boolean waitsFor(final Slot s, final boolean aloneOnly) {
+        final int inside = (int) INSIDE.getVolatile(s);
+        return aloneOnly ? inside == ALONE : inside != OUT;
     }
 
     /**
@@ -105,7 +174,7 @@ final class ReadIndicator {
     boolean tryRevoke() {
         revoked = true;
         for (final Slot s : slots) {
-            if ((int) INSIDE.getVolatile(s) != 0) {
+            if ((int) INSIDE.getVolatile(s) != OUT) {
                 revoked = false;
                 return false;
             }
@@ -138,7 +207,8 @@ final class ReadIndicator {
     @SuppressWarnings("unused") // the padding
     static final class Slot implements PerThread.Owned {
         private long p01, p02, p03, p04, p05, p06, p07, p08;
-        /** 1 while the thread is inside a read; written by it, read by writers. */
+        /** {@code OUT}, {@code ALONE} or {@code BESIDE}: whether the thread is inside a read, and how it reads the
+         *  tree; written by it, read by writers. */
         private volatile int inside;
         private long q01, q02, q03, q04, q05, q06, q07, q08;
         /** The thread whose slot this is (kept until the slot is dropped, after the thread ended). */

@@ -58,7 +58,12 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *   no compare-and-set; {@link #getAll} marks once per chunk of keys), and every holder of the exclusive lock
  *   first stops new marks and waits until no slot is marked, so a point read excludes reorganisations exactly
  *   as the shared lock does; while a writer holds the exclusive lock, point reads take the shared lock and wait
- *   for it. Scans, sizes and statistics take the shared lock. Writes that reorganise (a flush cycle, a delete,
+ *   for it. A marked read reads the tree without the version checks that let it read beside the tree's writer
+ *   ({@link io.nearsort.core.AppendableLongIndex#getOrDefaultByWriter}) unless the one tree write a marked read
+ *   cannot see coming, a sorted batch past the empty buffer, is running: the writer announces it and waits for
+ *   the lookups reading without checks, one lookup at most each ({@code ReadIndicator.readsAlone}); a flush
+ *   cycle's run on its way to the tree is read with the checks, as in the default mode. Scans, sizes and
+ *   statistics take the shared lock. Writes that reorganise (a flush cycle, a delete,
  *   {@link #flush}) take the exclusive lock as in the default mode, but the writer sorts a full buffer for its
  *   flush cycle before it takes the lock, into buffers no reader reads ({@code SwareBuffer.sortAhead}), so that
  *   readers wait only for the cycle's install, detach and reset. Reads do not sort the buffer in place (the
@@ -87,7 +92,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * to the buffer and read. A point read ({@link #getOrDefault}, {@link #containsKey}) does not wait: it looks in
  * the buffer, then in the detached entries, then in the tree, whose nodes the B+-tree's readers validate against
  * its writer's changes ({@code BPlusTreeBuilder.concurrentReads}; over a tree that cannot be read beside its
- * writer, it waits). A scan, {@link #size} and any other tree write wait for those entries to arrive (so no scan
+ * writer, it waits). A read that finds neither such a run nor a sorted batch on its way to the tree reads it
+ * without those checks: both are set up under the exclusive lock, so neither can start while it holds the shared
+ * one. A scan, {@link #size} and any other tree write wait for those entries to arrive (so no scan
  * misses them and no tree write overtakes them). The writer whose append set off the cycle returns once the
  * detached entries are in the tree. This replaces the paper's per-zone append locks
  * (§IV-D): appends, a few nanoseconds each, stay serialised, but the tree writes of a flush (about half its cost
@@ -483,10 +490,16 @@ public final class SortednessAwareIndex implements LongIndex {
      */
     private void appendBatch(final long[] ks, final long[] vs, final int from, final int end) {
         adaptSplitRatio(ks, from, end, end - from);
+        if (fastReads != null) {
+            fastReads.announceTreeWrite(); // marked reads stop reading the tree alone
+        }
         try {
             tree.bulkAppend(ks, vs, from, end);
         } finally {
             publishTreeBound();
+            if (fastReads != null) {
+                fastReads.endTreeWrite();
+            }
         }
         counters.batchesPastBuffer++;
         counters.entriesPastBuffer += end - from;
@@ -1069,7 +1082,7 @@ public final class SortednessAwareIndex implements LongIndex {
             final ReadIndicator.Slot slot = fastReads.enter();
             if (slot != null) {
                 try {
-                    findAll(keys, values, from, to, defaultValue, sizeForSharedRead(), slot.reads);
+                    findAll(keys, values, from, to, defaultValue, sizeForSharedRead(), slot);
                 } finally {
                     fastReads.exit(slot);
                 }
@@ -1078,16 +1091,21 @@ public final class SortednessAwareIndex implements LongIndex {
         }
         final int n = lockForRead(false);
         try {
-            findAll(keys, values, from, to, defaultValue, n, counters.reads());
+            final SwareCounters.Reads reads = counters.reads();
+            final boolean alone = readsAloneUnderLock();
+            for (int i = from; i < to; i++) {
+                values[i] = find(keys[i], defaultValue, false, n, alone, reads);
+            }
         } finally {
             unlockForRead(false);
         }
     }
 
+    /** {@link #readChunk} inside the read indicator's {@code slot}: each lookup asks whether it reads alone. */
     private void findAll(final long[] keys, final long[] values, final int from, final int to,
-                         final long defaultValue, final int n, final SwareCounters.Reads reads) {
+                         final long defaultValue, final int n, final ReadIndicator.Slot slot) {
         for (int i = from; i < to; i++) {
-            values[i] = find(keys[i], defaultValue, false, n, false, reads);
+            values[i] = find(keys[i], defaultValue, false, n, fastReads.readsAlone(slot), slot.reads);
         }
     }
 
@@ -1095,8 +1113,9 @@ public final class SortednessAwareIndex implements LongIndex {
      * A point read (§IV-B): the value of {@code key} or {@code defaultValue}, or with {@code presence} 1 or 0.
      * A {@link Concurrency#SINGLE_THREAD} index and the owner of a {@link Concurrency#PINNED_WRITER} index read
      * without a lock; other readers of a single-writer index announce themselves in {@link #fastReads} instead of
-     * taking the shared lock, unless a writer holding the exclusive lock has closed that path; the rest hold the
-     * shared lock.
+     * taking the shared lock, unless a writer holding the exclusive lock has closed that path, and read the tree
+     * without its version checks unless a tree write beside them is announced ({@link ReadIndicator#readsAlone});
+     * the rest hold the shared lock.
      */
     private long pointRead(final long key, final long defaultValue, final boolean presence) {
         if (!locking) {
@@ -1109,7 +1128,8 @@ public final class SortednessAwareIndex implements LongIndex {
             final ReadIndicator.Slot slot = fastReads.enter();
             if (slot != null) {
                 try {
-                    return find(key, defaultValue, presence, sizeForSharedRead(), false, slot.reads);
+                    final int n = sizeForSharedRead();
+                    return find(key, defaultValue, presence, n, fastReads.readsAlone(slot), slot.reads);
                 } finally {
                     fastReads.exit(slot);
                 }
@@ -1117,21 +1137,34 @@ public final class SortednessAwareIndex implements LongIndex {
         }
         final int n = lockForRead(false);
         try {
-            return find(key, defaultValue, presence, n, false, counters.reads());
+            return find(key, defaultValue, presence, n, readsAloneUnderLock(), counters.reads());
         } finally {
             unlockForRead(false);
         }
     }
 
     /**
+     * Whether a point read holding the buffer's shared lock may read the tree without its version checks: when no
+     * sorted batch is on its way to the tree ({@link #batchOnItsWay}), in a multi-writer index. The flag, like
+     * {@link #emitting} (which {@link #find} asks itself), is set only under the exclusive lock, which the shared
+     * lock excludes, and cleared after the batch's tree write: a read that finds it clear sees that write whole,
+     * and no other tree write begins while it holds the lock. A single writer's sorted batch goes to the tree with
+     * no buffer lock at all ({@link #appendBesideReaders}), so its readers under the lock keep the checks.
+     */
+    private boolean readsAloneUnderLock() {
+        return !singleWriter && !batchOnItsWay;
+    }
+
+    /**
      * {@link #pointRead} in the buffer's first {@code n} entries, then in the tree; called with the read side held.
-     * The tree is read as its writer reads it for {@code ownerRead}. Every point read runs this, so what is rare
-     * (a key the buffer may hold, a run on its way to the tree) is out of line: independent lookups over a tree
-     * larger than the cache slow down with every instruction added to each (docs/benchmarks.md, "2026-11-29,
-     * fourteenth session").
+     * With {@code alone} (no tree write can run beside this read but a flush cycle's run on its way, which
+     * {@link #emitting} tells) the tree is read without its version checks, as its writer reads it. Every point
+     * read runs this, so what is rare (a key the buffer may hold, a run on its way to the tree) is out of line:
+     * independent lookups over a tree larger than the cache slow down with every instruction added to each
+     * (docs/benchmarks.md, "2026-11-29, fourteenth session").
      */
     private long find(final long key, final long defaultValue, final boolean presence, final int n,
-                      final boolean ownerRead, final SwareCounters.Reads reads) {
+                      final boolean alone, final SwareCounters.Reads reads) {
         reads.lookups++;
         if (buffer.mayHold(key, n, reads)) {
             final int pos = searchBuffer(key, n, reads);
@@ -1142,13 +1175,12 @@ public final class SortednessAwareIndex implements LongIndex {
         // A run is detached only under the exclusive lock, which the read side excludes: emitting cannot turn
         // true during this read, only false.
         if (emitting) {
-            return findBesideEmit(key, defaultValue, presence, ownerRead, reads);
+            return findBesideEmit(key, defaultValue, presence, alone, reads);
         }
         if (!treeMayContain(key, reads)) {
             return absent(defaultValue, presence);
         }
-        // The owner writes the tree itself, so no tree write runs beside its read.
-        return readTree(key, defaultValue, presence, ownerRead);
+        return readTree(key, defaultValue, presence, alone);
     }
 
     /**
@@ -1156,7 +1188,7 @@ public final class SortednessAwareIndex implements LongIndex {
      * then in the tree, reading beside that write where the tree allows it and otherwise waiting for the run.
      */
     private long findBesideEmit(final long key, final long defaultValue, final boolean presence,
-                                final boolean ownerRead, final SwareCounters.Reads reads) {
+                                final boolean alone, final SwareCounters.Reads reads) {
         if (readingBesideEmit()) {
             final int at = detached.find(key);
             if (at >= 0) {
@@ -1170,7 +1202,7 @@ public final class SortednessAwareIndex implements LongIndex {
             if (!treeMayContain(key, reads)) {
                 return absent(defaultValue, presence);
             }
-            return readTree(key, defaultValue, presence, ownerRead);
+            return readTree(key, defaultValue, presence, alone);
         } finally {
             if (treeLocked) {
                 treeLock.readLock().unlock();

@@ -45,25 +45,13 @@ class ReadIndicatorTest {
     void revocationWaitsForTheReadInside() throws Exception {
         final CountDownLatch inside = new CountDownLatch(1);
         final CountDownLatch leave = new CountDownLatch(1);
-        final Thread reader = new Thread(() -> {
-            final ReadIndicator.Slot slot = indicator.enter();
+        final Thread reader = readInside(slot -> {
             inside.countDown();
-            try {
-                leave.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                indicator.exit(slot);
-            }
+            leave.await();
         });
-        reader.start();
         assertTrue(inside.await(10, TimeUnit.SECONDS));
         final CountDownLatch revoked = new CountDownLatch(1);
-        final Thread writer = new Thread(() -> {
-            indicator.revoke();
-            revoked.countDown();
-        });
-        writer.start();
+        final Thread writer = start(indicator::revoke, revoked);
         // Once a read from this thread is turned away, the writer has revoked the fast path (a read let in before
         // that leaves at once, so that the writer never waits for this thread).
         for (ReadIndicator.Slot early = indicator.enter(); early != null; early = indicator.enter()) {
@@ -76,6 +64,71 @@ class ReadIndicatorTest {
         assertTrue(revoked.await(10, TimeUnit.SECONDS), "revoke did not return once the read left");
         reader.join();
         writer.join();
+    }
+
+    @Test
+    void aReadReadsAloneUntilATreeWriteIsAnnounced() {
+        final ReadIndicator.Slot slot = indicator.enter();
+        assertTrue(indicator.readsAlone(slot));
+        assertTrue(indicator.readsAlone(slot), "asking again changes nothing");
+        indicator.exit(slot);
+        indicator.announceTreeWrite(); // no read is inside: returns at once
+        final ReadIndicator.Slot beside = indicator.enter();
+        assertNotNull(beside, "an announced tree write does not close the fast path");
+        assertFalse(indicator.readsAlone(beside));
+        indicator.endTreeWrite();
+        assertFalse(indicator.readsAlone(beside), "a read that saw the announcement reads beside it to its end");
+        indicator.exit(beside);
+        final ReadIndicator.Slot after = indicator.enter();
+        assertTrue(indicator.readsAlone(after), "the next read reads alone again");
+        indicator.exit(after);
+    }
+
+    @Test
+    void anAnnouncedTreeWriteWaitsForTheReadReadingAlone() throws Exception {
+        final CountDownLatch alone = new CountDownLatch(1);
+        final CountDownLatch ask = new CountDownLatch(1);
+        final CountDownLatch leave = new CountDownLatch(1);
+        final AtomicReference<Boolean> askedAgain = new AtomicReference<>();
+        final Thread reader = readInside(slot -> {
+            assertTrue(indicator.readsAlone(slot));
+            alone.countDown();
+            ask.await(); // a batch's next lookup
+            askedAgain.set(indicator.readsAlone(slot));
+            leave.await();
+        });
+        assertTrue(alone.await(10, TimeUnit.SECONDS));
+        final CountDownLatch announced = new CountDownLatch(1);
+        final Thread writer = start(indicator::announceTreeWrite, announced);
+        assertFalse(announced.await(200, TimeUnit.MILLISECONDS), "the write began beside a read reading alone");
+        ask.countDown();
+        assertTrue(announced.await(10, TimeUnit.SECONDS),
+                "the write still waited once the read had seen the announcement");
+        assertFalse(askedAgain.get(), "the read's next lookup read alone beside the announced write");
+        final ReadIndicator.Slot beside = indicator.enter();
+        assertNotNull(beside, "a read that comes during the write is let in");
+        assertFalse(indicator.readsAlone(beside), "and reads beside it");
+        indicator.exit(beside);
+        leave.countDown();
+        reader.join();
+        writer.join();
+        indicator.endTreeWrite();
+    }
+
+    @Test
+    void revocationWaitsForAReadBesideAnAnnouncedTreeWrite() throws Exception {
+        indicator.announceTreeWrite();
+        final ReadIndicator.Slot slot = indicator.enter();
+        assertFalse(indicator.readsAlone(slot));
+        final AtomicReference<Boolean> tried = new AtomicReference<>();
+        final Thread writer = new Thread(() -> tried.set(indicator.tryRevoke()));
+        writer.start();
+        writer.join();
+        assertFalse(tried.get(), "a read reading beside the tree write is still inside");
+        indicator.exit(slot);
+        indicator.endTreeWrite();
+        assertTrue(indicator.tryRevoke());
+        indicator.restore();
     }
 
     @Test
@@ -105,5 +158,37 @@ class ReadIndicatorTest {
         final ReadIndicator.Slot slot = indicator.enter();
         indicator.exit(slot);
         assertEquals(1, indicator.slotCount(), "only this thread's slot is left");
+    }
+
+    /** Starts a thread that enters a read, runs {@code body} inside it, and leaves. */
+    private Thread readInside(final ReadBody body) {
+        final Thread reader = new Thread(() -> {
+            final ReadIndicator.Slot slot = indicator.enter();
+            try {
+                body.run(slot);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                indicator.exit(slot);
+            }
+        });
+        reader.start();
+        return reader;
+    }
+
+    /** Starts a thread that runs a writer's {@code step} and then counts {@code done} down. */
+    private static Thread start(final Runnable step, final CountDownLatch done) {
+        final Thread writer = new Thread(() -> {
+            step.run();
+            done.countDown();
+        });
+        writer.start();
+        return writer;
+    }
+
+    /** What a reader does inside its read. */
+    @FunctionalInterface
+    private interface ReadBody {
+        void run(ReadIndicator.Slot slot) throws InterruptedException;
     }
 }

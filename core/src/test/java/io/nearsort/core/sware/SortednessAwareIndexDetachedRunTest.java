@@ -19,6 +19,7 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -94,6 +95,7 @@ class SortednessAwareIndexDetachedRunTest {
                 start(reader);
                 assertEquals(java.util.List.of(2L, -1L, 0L, -1L, 1L, 40L),
                         java.util.Arrays.stream(reader.get(10, TimeUnit.SECONDS)).boxed().toList());
+                assertEquals(0, tree.readsAloneBesideWrite.get(), "a read skipped the tree's checks beside its write");
                 final FutureTask<Long> scanner = new FutureTask<>(() -> index.forEachInRange(0, 5, (k, v) -> { }));
                 start(scanner);
                 assertThrows(TimeoutException.class, () -> scanner.get(200, TimeUnit.MILLISECONDS));
@@ -115,7 +117,9 @@ class SortednessAwareIndexDetachedRunTest {
      * halfway through it shows point reads going on, seeing none of the batch (not even the half already in the
      * tree) until it is all there, and scans, sizes and other writers waiting for it. With the bulk append under
      * the buffer's exclusive lock, as before, the point reads wait; with the tree's largest key as the bound of
-     * what they read, they see half the batch.
+     * what they read, they see half the batch. None of those reads may skip the tree's version checks (a single
+     * writer's readers because the writer announced the batch, a multi-writer index's because the batch is on its
+     * way), and once the batch is in, reads skip them again: the tree counts the reads that skip them.
      */
     @ParameterizedTest
     @EnumSource(value = Concurrency.class, names = {"MULTI_WRITER", "SINGLE_WRITER"})
@@ -142,13 +146,20 @@ class SortednessAwareIndexDetachedRunTest {
             assertTrue(tree.stalled.await(10, TimeUnit.SECONDS), "the batch should reach the tree");
             try {
                 assertTrue(tree.delegate.containsKey(200), "half the batch is in the tree");
-                final FutureTask<java.util.List<Long>> reader = new FutureTask<>(() -> java.util.List.of(
-                        index.getOrDefault(200, 1), index.getOrDefault(200 + CAPACITY, 1),
-                        index.containsKey(200) ? 1L : 0L, index.getOrDefault(139, 1),
-                        index.getOrDefault(100, 1), index.getOrDefault(140, 1)));
+                final long[] batch = {139, 200, 100};
+                final FutureTask<java.util.List<Long>> reader = new FutureTask<>(() -> {
+                    final long[] found = new long[batch.length];
+                    index.getAll(batch, found, 0, batch.length, 1);
+                    return java.util.List.of(
+                            index.getOrDefault(200, 1), index.getOrDefault(200 + CAPACITY, 1),
+                            index.containsKey(200) ? 1L : 0L, index.getOrDefault(139, 1),
+                            index.getOrDefault(100, 1), index.getOrDefault(140, 1), found[0], found[1], found[2]);
+                });
                 start(reader);
-                assertEquals(java.util.List.of(1L, 1L, 0L, -139L, -100L, 1L), reader.get(10, TimeUnit.SECONDS),
-                        "point reads go on and see none of the batch yet");
+                assertEquals(java.util.List.of(1L, 1L, 0L, -139L, -100L, 1L, -139L, 1L, -100L),
+                        reader.get(10, TimeUnit.SECONDS), "point reads go on and see none of the batch yet");
+                assertEquals(0, tree.readsAloneBesideWrite.get(),
+                        "a point read skipped the tree's version checks beside its write");
                 final boolean multiWriter = concurrency == Concurrency.MULTI_WRITER;
                 final FutureTask<Long> other = new FutureTask<>(() -> {
                     index.put(150, 7); // below the batch, in the buffer: it must not overtake the batch
@@ -176,8 +187,10 @@ class SortednessAwareIndexDetachedRunTest {
                 tree.release();
             }
             assertEquals(40 + 3 * CAPACITY + (concurrency == Concurrency.MULTI_WRITER ? 1 : 0), index.size());
+            final int alone = tree.readsAlone.get();
             assertEquals(-200L - 3 * CAPACITY + 1, index.getOrDefault(200 + 3 * CAPACITY - 1, 1));
             assertEquals(-200, index.getOrDefault(200, 1));
+            assertEquals(alone + 2, tree.readsAlone.get(), "with no tree write running, reads skip the checks");
             assertEquals(40 + 3 * CAPACITY, index.stats().counter(SwareCounters.ENTRIES_PAST_BUFFER));
             assertEquals(0, index.stats().counter(SwareCounters.FLUSHED_ENTRIES));
         }
@@ -310,6 +323,12 @@ class SortednessAwareIndexDetachedRunTest {
         final AtomicBoolean armed = new AtomicBoolean();
         /** Whether the next write stalls halfway through a bulk append rather than before it. */
         volatile boolean midway;
+        /** Whether a write is inside the tree. */
+        private volatile boolean writing;
+        /** Point reads without the version checks ({@link #getOrDefaultByWriter}, {@link #containsKeyByWriter}). */
+        final AtomicInteger readsAlone = new AtomicInteger();
+        /** Those of {@link #readsAlone} that began while a write was inside the tree: none may. */
+        final AtomicInteger readsAloneBesideWrite = new AtomicInteger();
 
         StallingTree(final BPlusTree delegate) {
             this(delegate, false);
@@ -374,27 +393,61 @@ class SortednessAwareIndexDetachedRunTest {
 
         @Override
         public void put(final long key, final long value) {
-            beforeWrite();
-            delegate.put(key, value);
+            writing = true;
+            try {
+                beforeWrite();
+                delegate.put(key, value);
+            } finally {
+                writing = false;
+            }
         }
 
         @Override
         public void remove(final long key) {
-            beforeWrite();
-            delegate.remove(key);
+            writing = true;
+            try {
+                beforeWrite();
+                delegate.remove(key);
+            } finally {
+                writing = false;
+            }
         }
 
         @Override
         public void bulkAppend(final long[] keys, final long[] values, final int from, final int to) {
-            if (midway && to - from > 1 && armed.get()) {
-                final int mid = (from + to) >>> 1;
-                delegate.bulkAppend(keys, values, from, mid);
+            writing = true;
+            try {
+                if (midway && to - from > 1 && armed.get()) {
+                    final int mid = (from + to) >>> 1;
+                    delegate.bulkAppend(keys, values, from, mid);
+                    beforeWrite();
+                    delegate.bulkAppend(keys, values, mid, to);
+                    return;
+                }
                 beforeWrite();
-                delegate.bulkAppend(keys, values, mid, to);
-                return;
+                delegate.bulkAppend(keys, values, from, to);
+            } finally {
+                writing = false;
             }
-            beforeWrite();
-            delegate.bulkAppend(keys, values, from, to);
+        }
+
+        @Override
+        public long getOrDefaultByWriter(final long key, final long defaultValue) {
+            countReadAlone();
+            return delegate.getOrDefaultByWriter(key, defaultValue);
+        }
+
+        @Override
+        public boolean containsKeyByWriter(final long key) {
+            countReadAlone();
+            return delegate.containsKeyByWriter(key);
+        }
+
+        private void countReadAlone() {
+            readsAlone.incrementAndGet();
+            if (writing) {
+                readsAloneBesideWrite.incrementAndGet();
+            }
         }
 
         @Override
