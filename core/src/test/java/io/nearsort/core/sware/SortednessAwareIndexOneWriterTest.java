@@ -265,10 +265,7 @@ class SortednessAwareIndexOneWriterTest {
         long reads = 0;
         while (done < OPERATIONS || reads < 1_000) {
             final int before = done;
-            // Mostly keys written recently (still in the buffer), sometimes anywhere.
-            final int op = random.nextInt(8) == 0 ? random.nextInt(OPERATIONS)
-                    : Math.max(0, Math.min(OPERATIONS - 1, before - random.nextInt(2_000)));
-            final long key = log.keys[op] + (random.nextInt(5) == 0 ? 1 : 0);
+            final long key = pickKey(log, random, before, 8);
             final int dice = random.nextInt(20);
             if (dice == 0) {
                 final long size = index.size();
@@ -306,6 +303,16 @@ class SortednessAwareIndexOneWriterTest {
     }
 
     /**
+     * A key to read: mostly one written recently (still in the buffer), one in {@code anywhere} a key of the whole
+     * log; one in five is the key above it (usually never written).
+     */
+    private static long pickKey(final Log log, final SplittableRandom random, final int before, final int anywhere) {
+        final int op = random.nextInt(anywhere) == 0 ? random.nextInt(OPERATIONS)
+                : Math.max(0, Math.min(OPERATIONS - 1, before - random.nextInt(2_000)));
+        return log.keys[op] + (random.nextInt(5) == 0 ? 1 : 0);
+    }
+
+    /**
      * A {@link SortednessAwareIndex#getAll} batch of up to 200 keys (up to four of its chunks), recent and older
      * ones: each key's result must be a state of the log between the batch's {@code before} and the
      * {@code started} read after it.
@@ -314,9 +321,7 @@ class SortednessAwareIndexOneWriterTest {
                            final int before) {
         final long[] keys = new long[1 + random.nextInt(200)];
         for (int i = 0; i < keys.length; i++) {
-            final int op = random.nextInt(4) == 0 ? random.nextInt(OPERATIONS)
-                    : Math.max(0, Math.min(OPERATIONS - 1, before - random.nextInt(2_000)));
-            keys[i] = log.keys[op] + (random.nextInt(5) == 0 ? 1 : 0);
+            keys[i] = pickKey(log, random, before, 4);
         }
         final long[] values = new long[keys.length];
         index.getAll(keys, values, 0, keys.length, MISSING);
