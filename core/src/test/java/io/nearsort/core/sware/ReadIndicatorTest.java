@@ -88,6 +88,7 @@ class ReadIndicatorTest {
     void anAnnouncedTreeWriteWaitsForTheReadReadingAlone() throws Exception {
         final CountDownLatch alone = new CountDownLatch(1);
         final CountDownLatch ask = new CountDownLatch(1);
+        final CountDownLatch asked = new CountDownLatch(1);
         final CountDownLatch leave = new CountDownLatch(1);
         final AtomicReference<Boolean> askedAgain = new AtomicReference<>();
         final Thread reader = readInside(slot -> {
@@ -95,6 +96,7 @@ class ReadIndicatorTest {
             alone.countDown();
             ask.await(); // a batch's next lookup
             askedAgain.set(indicator.readsAlone(slot));
+            asked.countDown();
             leave.await();
         });
         assertTrue(alone.await(10, TimeUnit.SECONDS));
@@ -104,6 +106,8 @@ class ReadIndicatorTest {
         ask.countDown();
         assertTrue(announced.await(10, TimeUnit.SECONDS),
                 "the write still waited once the read had seen the announcement");
+        // The write may go on as soon as the read's slot says it reads beside it, before the reader records that.
+        assertTrue(asked.await(10, TimeUnit.SECONDS));
         assertFalse(askedAgain.get(), "the read's next lookup read alone beside the announced write");
         final ReadIndicator.Slot beside = indicator.enter();
         assertNotNull(beside, "a read that comes during the write is let in");
