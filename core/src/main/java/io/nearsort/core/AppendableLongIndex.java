@@ -111,8 +111,8 @@ public interface AppendableLongIndex extends LongIndex {
      * {@link #getOrDefault} read by the thread that writes the index, between its writes (or by any thread while
      * none writes): no write can move what the read visits, so an index with {@link #concurrentPointReads} may
      * skip the checks that let its readers run beside a writer. The SWARE buffer's pinned writer reads its own
-     * writes through it, and a single writer's readers read through it while they know that no tree write runs
-     * beside them. Default: {@link #getOrDefault}.
+     * writes through it, and its other readers (a single writer's, or a multi-writer index's under its lock) read
+     * through it while they know that no tree write runs beside them. Default: {@link #getOrDefault}.
      *
      * @param key the key to look up; any long
      * @param defaultValue returned when {@code key} is absent

@@ -36,7 +36,8 @@ import java.util.concurrent.locks.LockSupport;
  * {@link #treeWrite}, then waits while any slot is {@code ALONE}. A read that sees the announcement moves its
  * slot to {@code BESIDE} (a release store, after every tree read it made alone) and reads with the checks from
  * then on, so the writer waits for one lookup at most, not for a whole batch of lookups. The writer's
- * {@link #endTreeWrite} (a volatile store after the tree write) happens-before a read that finds no announcement.
+ * {@link #endTreeWrite} (a volatile store after the tree write) happens-before a read that finds no announcement
+ * after it; a read that found none before the announcement is one the writer waits for.
  *
  * <p>Memory: a slot (about 150 bytes, padded) per thread that ever read through the indicator, found through a
  * {@link PerThread}; slots of threads that have ended are dropped when a new thread registers (the

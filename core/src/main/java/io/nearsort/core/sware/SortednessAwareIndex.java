@@ -1197,6 +1197,9 @@ public final class SortednessAwareIndex implements LongIndex {
             }
             return readTree(key, defaultValue, presence, false);
         }
+        // A single writer's read that reads alone may wait for the tree's lock here: the writer who holds it never
+        // announces a write it would wait for (over such a tree no sorted batch goes past readers, and with the
+        // tree's shared lock held no tree write runs beside this read).
         final boolean treeLocked = awaitTree();
         try {
             if (!treeMayContain(key, reads)) {

@@ -17,6 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ReadIndicatorTest {
     private final SwareCounters counters = new SwareCounters(true);
     private final ReadIndicator indicator = new ReadIndicator(counters);
+    /** What a {@link #readInside} body threw. */
+    private final AtomicReference<Throwable> readerFailure = new AtomicReference<>();
 
     @Test
     void aReadEntersAndLeavesWithItsThreadsSlot() {
@@ -49,7 +51,7 @@ class ReadIndicatorTest {
             inside.countDown();
             leave.await();
         });
-        assertTrue(inside.await(10, TimeUnit.SECONDS));
+        awaitOrFail(inside, "the reader did not enter");
         final CountDownLatch revoked = new CountDownLatch(1);
         final Thread writer = start(indicator::revoke, revoked);
         // Once a read from this thread is turned away, the writer has revoked the fast path (a read let in before
@@ -62,7 +64,7 @@ class ReadIndicatorTest {
         assertNull(indicator.enter(), "a read that comes after the revocation does not enter");
         leave.countDown();
         assertTrue(revoked.await(10, TimeUnit.SECONDS), "revoke did not return once the read left");
-        reader.join();
+        join(reader);
         writer.join();
     }
 
@@ -99,22 +101,29 @@ class ReadIndicatorTest {
             asked.countDown();
             leave.await();
         });
-        assertTrue(alone.await(10, TimeUnit.SECONDS));
+        awaitOrFail(alone, "the reader did not start reading alone");
         final CountDownLatch announced = new CountDownLatch(1);
         final Thread writer = start(indicator::announceTreeWrite, announced);
+        // Once a read from this thread no longer reads alone, the writer has announced its write (a read that
+        // still read alone left at once, so that the writer never waits for this thread).
+        while (true) {
+            final ReadIndicator.Slot beside = indicator.enter();
+            assertNotNull(beside, "an announced tree write does not close the fast path");
+            final boolean stillAlone = indicator.readsAlone(beside);
+            indicator.exit(beside);
+            if (!stillAlone) {
+                break;
+            }
+            Thread.onSpinWait();
+        }
         assertFalse(announced.await(200, TimeUnit.MILLISECONDS), "the write began beside a read reading alone");
         ask.countDown();
-        assertTrue(announced.await(10, TimeUnit.SECONDS),
-                "the write still waited once the read had seen the announcement");
+        awaitOrFail(announced, "the write still waited once the read had seen the announcement");
         // The write may go on as soon as the read's slot says it reads beside it, before the reader records that.
-        assertTrue(asked.await(10, TimeUnit.SECONDS));
+        awaitOrFail(asked, "the reader did not look again");
         assertFalse(askedAgain.get(), "the read's next lookup read alone beside the announced write");
-        final ReadIndicator.Slot beside = indicator.enter();
-        assertNotNull(beside, "a read that comes during the write is let in");
-        assertFalse(indicator.readsAlone(beside), "and reads beside it");
-        indicator.exit(beside);
         leave.countDown();
-        reader.join();
+        join(reader);
         writer.join();
         indicator.endTreeWrite();
     }
@@ -129,7 +138,13 @@ class ReadIndicatorTest {
         writer.start();
         writer.join();
         assertFalse(tried.get(), "a read reading beside the tree write is still inside");
+        final CountDownLatch revoked = new CountDownLatch(1);
+        final Thread revoker = start(indicator::revoke, revoked);
+        assertFalse(revoked.await(200, TimeUnit.MILLISECONDS), "revoke returned with a read beside the write inside");
         indicator.exit(slot);
+        awaitOrFail(revoked, "revoke did not return once the read left");
+        revoker.join();
+        indicator.restore();
         indicator.endTreeWrite();
         assertTrue(indicator.tryRevoke());
         indicator.restore();
@@ -164,7 +179,10 @@ class ReadIndicatorTest {
         assertEquals(1, indicator.slotCount(), "only this thread's slot is left");
     }
 
-    /** Starts a thread that enters a read, runs {@code body} inside it, and leaves. */
+    /**
+     * Starts a thread that enters a read, runs {@code body} inside it, and leaves; what the body throws is kept
+     * for {@link #awaitOrFail} and {@link #join}.
+     */
     private Thread readInside(final ReadBody body) {
         final Thread reader = new Thread(() -> {
             final ReadIndicator.Slot slot = indicator.enter();
@@ -172,12 +190,32 @@ class ReadIndicatorTest {
                 body.run(slot);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } catch (Throwable t) {
+                readerFailure.set(t);
             } finally {
                 indicator.exit(slot);
             }
         });
+        reader.setDaemon(true);
         reader.start();
         return reader;
+    }
+
+    /** Waits up to 10 s for {@code latch}; fails with {@code what}, and with what the reader threw, if any. */
+    private void awaitOrFail(final CountDownLatch latch, final String what) throws InterruptedException {
+        if (!latch.await(10, TimeUnit.SECONDS)) {
+            throw new AssertionError(what, readerFailure.get());
+        }
+    }
+
+    /** Joins the reader and rethrows what its body threw. */
+    private void join(final Thread reader) throws InterruptedException {
+        reader.join(10_000);
+        final Throwable failure = readerFailure.get();
+        if (failure != null) {
+            throw new AssertionError("the reader failed", failure);
+        }
+        assertFalse(reader.isAlive(), "the reader did not finish");
     }
 
     /** Starts a thread that runs a writer's {@code step} and then counts {@code done} down. */
@@ -186,6 +224,7 @@ class ReadIndicatorTest {
             step.run();
             done.countDown();
         });
+        writer.setDaemon(true);
         writer.start();
         return writer;
     }

@@ -197,6 +197,49 @@ class SortednessAwareIndexDetachedRunTest {
         assertEquals(0, tree.delegate.bytesInUse());
     }
 
+    /**
+     * A single writer's sorted batch past the empty buffer waits, before its tree write, for a point read that is
+     * reading the tree without the version checks ({@code ReadIndicator.announceTreeWrite}): the tree stalls such a
+     * read, and the batch's bulk append must not begin until the read is let go.
+     */
+    @Test
+    void aSingleWritersSortedBatchWaitsForTheReadWithoutChecks() throws Exception {
+        final StallingTree tree = new StallingTree(
+                Indexes.bPlusTree().pageSize(512).concurrentReads(true).build(), true);
+        try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(CAPACITY)
+                .concurrency(Concurrency.SINGLE_WRITER).over(tree)) {
+            final CountDownLatch firstBatch = new CountDownLatch(1);
+            final CountDownLatch go = new CountDownLatch(1);
+            final FutureTask<Void> writes = new FutureTask<>(() -> {
+                index.putAll(ascending(100, 40), ascending(-100, 40), 0, 40); // into the empty tree, locked
+                firstBatch.countDown();
+                go.await();
+                index.putAll(ascending(200, 3 * CAPACITY), ascending(-200, 3 * CAPACITY), 0, 3 * CAPACITY);
+                return null;
+            });
+            final Thread writer = start(writes);
+            assertTrue(firstBatch.await(10, TimeUnit.SECONDS));
+            final int appends = tree.bulkAppends.get();
+            tree.stallNextReadAlone();
+            final FutureTask<Long> reader = new FutureTask<>(() -> index.getOrDefault(139, 1));
+            start(reader);
+            try {
+                assertTrue(tree.readStalled.await(10, TimeUnit.SECONDS), "the read should skip the checks");
+                go.countDown();
+                assertThrows(TimeoutException.class, () -> writes.get(200, TimeUnit.MILLISECONDS));
+                assertEquals(appends, tree.bulkAppends.get(), "the batch went into the tree beside the read");
+            } finally {
+                tree.releaseRead();
+            }
+            assertEquals(-139, reader.get(10, TimeUnit.SECONDS));
+            writes.get(10, TimeUnit.SECONDS);
+            writer.join();
+            assertEquals(appends + 1, tree.bulkAppends.get());
+            assertEquals(-200, index.getOrDefault(200, 1));
+        }
+        assertEquals(0, tree.delegate.bytesInUse());
+    }
+
     /** {@code n} ascending longs from {@code first}, stepping by 1 (or -1 for a negative first). */
     private static long[] ascending(final long first, final int n) {
         final long[] a = new long[n];
@@ -329,6 +372,12 @@ class SortednessAwareIndexDetachedRunTest {
         final AtomicInteger readsAlone = new AtomicInteger();
         /** Those of {@link #readsAlone} that began while a write was inside the tree: none may. */
         final AtomicInteger readsAloneBesideWrite = new AtomicInteger();
+        /** Bulk appends begun. */
+        final AtomicInteger bulkAppends = new AtomicInteger();
+        /** {@link #stallNextReadAlone}: counted down when the read stalls; the read waits for {@link #readGate}. */
+        volatile CountDownLatch readStalled;
+        private volatile CountDownLatch readGate;
+        private final AtomicBoolean readArmed = new AtomicBoolean();
 
         StallingTree(final BPlusTree delegate) {
             this(delegate, false);
@@ -364,6 +413,20 @@ class SortednessAwareIndexDetachedRunTest {
         void stallMidwayNextWrite() {
             stallNextWrite();
             midway = true;
+        }
+
+        /** Makes the next read without the checks wait, inside the tree, until {@link #releaseRead}. */
+        void stallNextReadAlone() {
+            readStalled = new CountDownLatch(1);
+            readGate = new CountDownLatch(1);
+            readArmed.set(true);
+        }
+
+        void releaseRead() {
+            final CountDownLatch g = readGate;
+            if (g != null) {
+                g.countDown();
+            }
         }
 
         void release() {
@@ -415,6 +478,7 @@ class SortednessAwareIndexDetachedRunTest {
 
         @Override
         public void bulkAppend(final long[] keys, final long[] values, final int from, final int to) {
+            bulkAppends.incrementAndGet();
             writing = true;
             try {
                 if (midway && to - from > 1 && armed.get()) {
@@ -447,6 +511,15 @@ class SortednessAwareIndexDetachedRunTest {
             readsAlone.incrementAndGet();
             if (writing) {
                 readsAloneBesideWrite.incrementAndGet();
+            }
+            if (readArmed.compareAndSet(true, false)) {
+                readStalled.countDown();
+                try {
+                    readGate.await();
+                } catch (final InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
             }
         }
 
