@@ -208,8 +208,10 @@ final class ReadIndicator {
     @SuppressWarnings("unused") // the padding
     static final class Slot implements PerThread.Owned {
         private long p01, p02, p03, p04, p05, p06, p07, p08;
-        /** {@code OUT}, {@code ALONE} or {@code BESIDE}: whether the thread is inside a read, and how it reads the
-         *  tree; written by it, read by writers. */
+        /**
+         * {@code OUT}, {@code ALONE} or {@code BESIDE}: whether the thread is inside a read, and how it reads the
+         * tree; written by it, read by writers.
+         */
         private volatile int inside;
         private long q01, q02, q03, q04, q05, q06, q07, q08;
         /** The thread whose slot this is (kept until the slot is dropped, after the thread ended). */
