@@ -128,17 +128,9 @@ class SortednessAwareIndexDetachedRunTest {
                 Indexes.bPlusTree().pageSize(512).concurrentReads(true).build(), true);
         try (SortednessAwareIndex index = Indexes.saBPlusTree().bufferCapacity(CAPACITY).concurrency(concurrency)
                 .over(tree)) {
-            final long[] keys = ascending(200, 3 * CAPACITY); // longer than the buffer: it goes whole
-            final long[] values = ascending(-200, 3 * CAPACITY);
             final CountDownLatch firstBatch = new CountDownLatch(1);
             final CountDownLatch armed = new CountDownLatch(1);
-            final FutureTask<Void> writes = new FutureTask<>(() -> {
-                index.putAll(ascending(100, 40), ascending(-100, 40), 0, 40); // into the empty tree, locked
-                firstBatch.countDown();
-                armed.await();
-                index.putAll(keys, values, 0, keys.length); // the same writer
-                return null;
-            });
+            final FutureTask<Void> writes = twoSortedBatches(index, firstBatch, armed);
             final Thread writer = start(writes);
             assertTrue(firstBatch.await(10, TimeUnit.SECONDS));
             tree.stallMidwayNextWrite();
@@ -210,13 +202,7 @@ class SortednessAwareIndexDetachedRunTest {
                 .concurrency(Concurrency.SINGLE_WRITER).over(tree)) {
             final CountDownLatch firstBatch = new CountDownLatch(1);
             final CountDownLatch go = new CountDownLatch(1);
-            final FutureTask<Void> writes = new FutureTask<>(() -> {
-                index.putAll(ascending(100, 40), ascending(-100, 40), 0, 40); // into the empty tree, locked
-                firstBatch.countDown();
-                go.await();
-                index.putAll(ascending(200, 3 * CAPACITY), ascending(-200, 3 * CAPACITY), 0, 3 * CAPACITY);
-                return null;
-            });
+            final FutureTask<Void> writes = twoSortedBatches(index, firstBatch, go);
             final Thread writer = start(writes);
             assertTrue(firstBatch.await(10, TimeUnit.SECONDS));
             final int appends = tree.bulkAppends.get();
@@ -238,6 +224,22 @@ class SortednessAwareIndexDetachedRunTest {
             assertEquals(-200, index.getOrDefault(200, 1));
         }
         assertEquals(0, tree.delegate.bytesInUse());
+    }
+
+    /**
+     * The sorted-batch tests' writer, one thread: keys 100..139 (value -key) into the empty tree (the locked path),
+     * then {@code firstBatch} counted down and {@code go} awaited, then keys 200.. (3 buffer capacities, so the
+     * batch goes whole) past the empty buffer, by the same writer.
+     */
+    private static FutureTask<Void> twoSortedBatches(final SortednessAwareIndex index, final CountDownLatch firstBatch,
+                                                     final CountDownLatch go) {
+        return new FutureTask<>(() -> {
+            index.putAll(ascending(100, 40), ascending(-100, 40), 0, 40);
+            firstBatch.countDown();
+            go.await();
+            index.putAll(ascending(200, 3 * CAPACITY), ascending(-200, 3 * CAPACITY), 0, 3 * CAPACITY);
+            return null;
+        });
     }
 
     /** {@code n} ascending longs from {@code first}, stepping by 1 (or -1 for a negative first). */
